@@ -1,0 +1,164 @@
+/* geluref: the correctly rounded reference of gelucheck.
+ *
+ * Every function here returns the correctly rounded value of the exact mathematical function
+ * (DESIGN.md section 2) or an error status; never an approximation.  Two layers:
+ *
+ *  - an MPFR-style layer, geluref_gelu(y, x, rnd) and friends: the result rounded to y's
+ *    precision in direction rnd, returning the ternary value, in the caller's exponent range
+ *    (like any MPFR function: overflow and underflow as mpfr_check_range does them);
+ *  - a dtype layer, geluref_eval(): input and output as the bit patterns of f64, f32, f16 or
+ *    bf16, rounded once into that format with its exponent range and subnormals (RN, RZ, RU,
+ *    RD), returning a status code.
+ *
+ * Thread safety: every call is reentrant; MPFR's exponent range and flags are thread-local in
+ * Debian's MPFR, and each call restores them before it returns.
+ */
+#ifndef GELUREF_H
+#define GELUREF_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <mpfr.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GELUREF_VERSION_MAJOR 0
+#define GELUREF_VERSION_MINOR 1
+#define GELUREF_VERSION_PATCH 0
+#define GELUREF_VERSION_STRING "0.1.0"
+
+/* Functions.  1..9 are the numbers of the plug-in ABI (enum gelucheck_func); 10 and 11 are
+ * for analysis only.  Append, never renumber. */
+enum geluref_func {
+    GELUREF_GELU = 1,           /* x Phi(x) */
+    GELUREF_GELU_TANH = 2,      /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+    GELUREF_GELU_SIGMOID = 3,   /* x sigmoid(1.702 x) */
+    GELUREF_GELU_GRAD = 4,      /* Phi(x) + x phi(x) */
+    GELUREF_GELU_TANH_GRAD = 5, /* d/dx gelu_tanh */
+    GELUREF_NORMCDF = 6,        /* Phi(x) = erfc(-x/sqrt2)/2 */
+    GELUREF_NORMPDF = 7,        /* phi(x) = exp(-x^2/2)/sqrt(2 pi) */
+    GELUREF_ERF = 8,
+    GELUREF_ERFC = 9,
+    GELUREF_GELU_GRAD2 = 10,    /* d2/dx2 gelu = phi(x) (2 - x^2) */
+    GELUREF_GELU_SCALED = 11    /* x Phi(x/s), s > 0 (config.scale in the dtype layer) */
+};
+#define GELUREF_FUNC_FIRST GELUREF_GELU
+#define GELUREF_FUNC_LAST GELUREF_GELU_SCALED
+
+/* dtypes: the numbers of the plug-in ABI (enum gelucheck_dtype). */
+enum geluref_dtype { GELUREF_F64 = 1, GELUREF_F32 = 2, GELUREF_F16 = 3, GELUREF_BF16 = 4 };
+#define GELUREF_DTYPE_FIRST GELUREF_F64
+#define GELUREF_DTYPE_LAST GELUREF_BF16
+
+enum geluref_status {
+    GELUREF_OK = 0,
+    GELUREF_E_PREC_CAP = 1, /* Ziv's loop reached config.prec_cap without deciding */
+    GELUREF_E_INVALID = 2,  /* unknown func, dtype or rounding mode, or a bad scale */
+    GELUREF_E_SYNTAX = 3    /* geluref_parse: the text is not a number of the accepted forms */
+};
+const char *geluref_strerror(enum geluref_status st);
+
+/* Names as in DESIGN.md section 2: "gelu", "gelu_tanh", ..., "gelu_grad2", "gelu_scaled";
+ * "f64", "f32", "f16", "bf16"; rounding "rn", "rz", "ru", "rd". NULL / nonzero when unknown. */
+const char *geluref_func_name(enum geluref_func f);
+int geluref_func_from_name(const char *name, enum geluref_func *f);
+const char *geluref_dtype_name(enum geluref_dtype dt);
+int geluref_dtype_from_name(const char *name, enum geluref_dtype *dt);
+const char *geluref_rnd_name(mpfr_rnd_t rnd);
+int geluref_rnd_from_name(const char *name, mpfr_rnd_t *rnd);
+
+/* The shape of a dtype, in IEEE 754 terms. */
+struct geluref_dtype_info {
+    const char *name;
+    int bits;          /* storage width: 64, 32, 16, 16 */
+    int prec;          /* significand bits including the implicit one: 53, 24, 11, 8 */
+    int emin;          /* exponent of the smallest normal: 2^emin (-1022, -126, -14, -126) */
+    int emax;          /* exponent of the largest finite binade (1023, 127, 15, 127) */
+    int exp_bits;      /* width of the exponent field */
+};
+const struct geluref_dtype_info *geluref_dtype_info(enum geluref_dtype dt); /* NULL if unknown */
+
+/* Evaluation settings.  Initialise with GELUREF_CONFIG_INIT or geluref_config_init(). */
+struct geluref_config {
+    mpfr_prec_t prec_cap; /* largest working precision Ziv's loop may use (bits) */
+    double scale;         /* s of gelu_scaled in the dtype layer; finite, > 0 */
+};
+#define GELUREF_PREC_CAP_DEFAULT 16384
+#define GELUREF_CONFIG_INIT { GELUREF_PREC_CAP_DEFAULT, 1.0 }
+void geluref_config_init(struct geluref_config *cfg);
+
+/* Optional counters, added to (never reset) by every call that is given one. */
+struct geluref_stats {
+    uint64_t calls;       /* evaluations */
+    uint64_t special;     /* decided up front: NaN, infinities, zeros, exact cases */
+    uint64_t rule;        /* decided by a documented rule (saturation, near 0, deep tail) */
+    uint64_t ziv;         /* decided by Ziv's loop */
+    uint64_t ziv_retries; /* Ziv iterations beyond the first (first-try failures) */
+    uint64_t cap_hits;    /* calls that returned GELUREF_E_PREC_CAP */
+    mpfr_prec_t max_prec; /* largest working precision used */
+};
+
+/* ---- MPFR-style layer: correctly rounded at y's precision, ternary value returned. ----
+ * The evaluation uses MPFR's widest exponent range; the result is then checked against the
+ * caller's range (mpfr_check_range).  If the precision cap is reached (not expected for any
+ * input: see reference/README.md), y is set to NaN, the erange flag is raised and 0 returned;
+ * use geluref_eval_mpfr() to get the status instead. */
+int geluref_gelu(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_gelu_tanh(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_gelu_sigmoid(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_gelu_grad(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_gelu_tanh_grad(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_normcdf(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_normpdf(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_erf(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_erfc(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_gelu_grad2(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+int geluref_gelu_scaled(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpfr_rnd_t rnd);
+
+/* The same with a status.  s is used by GELUREF_GELU_SCALED only (may be NULL otherwise);
+ * cfg and stats may be NULL.  On error y is NaN and *ternary 0. */
+enum geluref_status geluref_eval_mpfr(enum geluref_func f, mpfr_ptr y, mpfr_srcptr x,
+                                      mpfr_srcptr s, mpfr_rnd_t rnd,
+                                      const struct geluref_config *cfg,
+                                      struct geluref_stats *stats, int *ternary);
+
+/* ---- dtype layer ----
+ * x: the input's bit pattern in the low bits (f16/bf16: 16 bits, f32: 32, f64: 64).
+ * *y: the correctly rounded result's bit pattern in the same dtype.  rnd: MPFR_RNDN, RNDZ,
+ * RNDU or RNDD.  cfg and stats may be NULL.  NaN in gives the dtype's default quiet NaN. */
+enum geluref_status geluref_eval(enum geluref_func f, enum geluref_dtype dt, uint64_t x,
+                                 mpfr_rnd_t rnd, uint64_t *y,
+                                 const struct geluref_config *cfg,
+                                 struct geluref_stats *stats);
+
+/* ---- dtype values ---- */
+/* Sets v (any precision >= the dtype's) to the exact value of bits; NaN for NaN. */
+void geluref_bits_to_mpfr(mpfr_ptr v, enum geluref_dtype dt, uint64_t bits);
+/* The dtype's bits of v, which must be exactly representable (finite, zero, inf or NaN);
+ * returns nonzero (and leaves *bits alone) when it is not. */
+int geluref_mpfr_to_bits(enum geluref_dtype dt, mpfr_srcptr v, uint64_t *bits);
+/* Rounds any MPFR value into the dtype in direction rnd (one rounding, subnormals honoured). */
+uint64_t geluref_round_to_bits(enum geluref_dtype dt, mpfr_srcptr v, mpfr_rnd_t rnd);
+
+/* Parses a number for the dtype (DESIGN.md section 11): raw bits "0x" + exactly 4 (f16,
+ * bf16), 8 (f32) or 16 (f64) hex digits; a hex float, which must contain a 'p' exponent
+ * ("-0x1.8p+1"); a decimal ("-5.6", "1e-3"); or "inf", "-inf", "nan" (any case, optional
+ * sign).  Decimal and hex float are rounded to nearest-even into the dtype.  On failure
+ * returns GELUREF_E_SYNTAX and, if why is not NULL, a static string saying what is wrong. */
+enum geluref_status geluref_parse(const char *text, enum geluref_dtype dt, uint64_t *bits,
+                                  const char **why);
+
+/* Formatting into buf (always NUL-terminated when size > 0); returns the length the full
+ * text needs, like snprintf.  dec: the shortest decimal that reads back to the same value
+ * ("-0.15865525393145705", "1e-45", "-0", "inf", "nan"); hex: a normalised hex float
+ * ("-0x1.8p+1", "0x0p+0"); bits: "0x" and the dtype's width in hex digits ("0xc0400000"). */
+size_t geluref_format_dec(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
+size_t geluref_format_hex(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
+size_t geluref_format_bits(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GELUREF_H */
