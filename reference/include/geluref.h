@@ -24,6 +24,13 @@
 extern "C" {
 #endif
 
+/* Symbols of the shared library: only these are exported. */
+#if defined(__GNUC__) && defined(GELUREF_BUILDING)
+#define GELUREF_API __attribute__((visibility("default")))
+#else
+#define GELUREF_API
+#endif
+
 #define GELUREF_VERSION_MAJOR 0
 #define GELUREF_VERSION_MINOR 1
 #define GELUREF_VERSION_PATCH 0
@@ -58,16 +65,16 @@ enum geluref_status {
     GELUREF_E_INVALID = 2,  /* unknown func, dtype or rounding mode, or a bad scale */
     GELUREF_E_SYNTAX = 3    /* geluref_parse: the text is not a number of the accepted forms */
 };
-const char *geluref_strerror(enum geluref_status st);
+GELUREF_API const char *geluref_strerror(enum geluref_status st);
 
 /* Names as in DESIGN.md section 2: "gelu", "gelu_tanh", ..., "gelu_grad2", "gelu_scaled";
  * "f64", "f32", "f16", "bf16"; rounding "rn", "rz", "ru", "rd". NULL / nonzero when unknown. */
-const char *geluref_func_name(enum geluref_func f);
-int geluref_func_from_name(const char *name, enum geluref_func *f);
-const char *geluref_dtype_name(enum geluref_dtype dt);
-int geluref_dtype_from_name(const char *name, enum geluref_dtype *dt);
-const char *geluref_rnd_name(mpfr_rnd_t rnd);
-int geluref_rnd_from_name(const char *name, mpfr_rnd_t *rnd);
+GELUREF_API const char *geluref_func_name(enum geluref_func f);
+GELUREF_API int geluref_func_from_name(const char *name, enum geluref_func *f);
+GELUREF_API const char *geluref_dtype_name(enum geluref_dtype dt);
+GELUREF_API int geluref_dtype_from_name(const char *name, enum geluref_dtype *dt);
+GELUREF_API const char *geluref_rnd_name(mpfr_rnd_t rnd);
+GELUREF_API int geluref_rnd_from_name(const char *name, mpfr_rnd_t *rnd);
 
 /* The shape of a dtype, in IEEE 754 terms. */
 struct geluref_dtype_info {
@@ -78,7 +85,7 @@ struct geluref_dtype_info {
     int emax;          /* exponent of the largest finite binade (1023, 127, 15, 127) */
     int exp_bits;      /* width of the exponent field */
 };
-const struct geluref_dtype_info *geluref_dtype_info(enum geluref_dtype dt); /* NULL if unknown */
+GELUREF_API const struct geluref_dtype_info *geluref_dtype_info(enum geluref_dtype dt); /* NULL if unknown */
 
 /* Evaluation settings.  Initialise with GELUREF_CONFIG_INIT or geluref_config_init(). */
 struct geluref_config {
@@ -87,7 +94,7 @@ struct geluref_config {
 };
 #define GELUREF_PREC_CAP_DEFAULT 16384
 #define GELUREF_CONFIG_INIT { GELUREF_PREC_CAP_DEFAULT, 1.0 }
-void geluref_config_init(struct geluref_config *cfg);
+GELUREF_API void geluref_config_init(struct geluref_config *cfg);
 
 /* Optional counters, added to (never reset) by every call that is given one. */
 struct geluref_stats {
@@ -105,21 +112,21 @@ struct geluref_stats {
  * caller's range (mpfr_check_range).  If the precision cap is reached (not expected for any
  * input: see reference/README.md), y is set to NaN, the erange flag is raised and 0 returned;
  * use geluref_eval_mpfr() to get the status instead. */
-int geluref_gelu(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_gelu_tanh(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_gelu_sigmoid(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_gelu_grad(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_gelu_tanh_grad(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_normcdf(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_normpdf(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_erf(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_erfc(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_gelu_grad2(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
-int geluref_gelu_scaled(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpfr_rnd_t rnd);
+GELUREF_API int geluref_gelu(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_gelu_tanh(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_gelu_sigmoid(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_gelu_grad(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_gelu_tanh_grad(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_normcdf(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_normpdf(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_erf(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_erfc(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_gelu_grad2(mpfr_ptr y, mpfr_srcptr x, mpfr_rnd_t rnd);
+GELUREF_API int geluref_gelu_scaled(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpfr_rnd_t rnd);
 
 /* The same with a status.  s is used by GELUREF_GELU_SCALED only (may be NULL otherwise);
  * cfg and stats may be NULL.  On error y is NaN and *ternary 0. */
-enum geluref_status geluref_eval_mpfr(enum geluref_func f, mpfr_ptr y, mpfr_srcptr x,
+GELUREF_API enum geluref_status geluref_eval_mpfr(enum geluref_func f, mpfr_ptr y, mpfr_srcptr x,
                                       mpfr_srcptr s, mpfr_rnd_t rnd,
                                       const struct geluref_config *cfg,
                                       struct geluref_stats *stats, int *ternary);
@@ -128,35 +135,35 @@ enum geluref_status geluref_eval_mpfr(enum geluref_func f, mpfr_ptr y, mpfr_srcp
  * x: the input's bit pattern in the low bits (f16/bf16: 16 bits, f32: 32, f64: 64).
  * *y: the correctly rounded result's bit pattern in the same dtype.  rnd: MPFR_RNDN, RNDZ,
  * RNDU or RNDD.  cfg and stats may be NULL.  NaN in gives the dtype's default quiet NaN. */
-enum geluref_status geluref_eval(enum geluref_func f, enum geluref_dtype dt, uint64_t x,
+GELUREF_API enum geluref_status geluref_eval(enum geluref_func f, enum geluref_dtype dt, uint64_t x,
                                  mpfr_rnd_t rnd, uint64_t *y,
                                  const struct geluref_config *cfg,
                                  struct geluref_stats *stats);
 
 /* ---- dtype values ---- */
 /* Sets v (any precision >= the dtype's) to the exact value of bits; NaN for NaN. */
-void geluref_bits_to_mpfr(mpfr_ptr v, enum geluref_dtype dt, uint64_t bits);
+GELUREF_API void geluref_bits_to_mpfr(mpfr_ptr v, enum geluref_dtype dt, uint64_t bits);
 /* The dtype's bits of v, which must be exactly representable (finite, zero, inf or NaN);
  * returns nonzero (and leaves *bits alone) when it is not. */
-int geluref_mpfr_to_bits(enum geluref_dtype dt, mpfr_srcptr v, uint64_t *bits);
+GELUREF_API int geluref_mpfr_to_bits(enum geluref_dtype dt, mpfr_srcptr v, uint64_t *bits);
 /* Rounds any MPFR value into the dtype in direction rnd (one rounding, subnormals honoured). */
-uint64_t geluref_round_to_bits(enum geluref_dtype dt, mpfr_srcptr v, mpfr_rnd_t rnd);
+GELUREF_API uint64_t geluref_round_to_bits(enum geluref_dtype dt, mpfr_srcptr v, mpfr_rnd_t rnd);
 
 /* Parses a number for the dtype (DESIGN.md section 11): raw bits "0x" + exactly 4 (f16,
  * bf16), 8 (f32) or 16 (f64) hex digits; a hex float, which must contain a 'p' exponent
  * ("-0x1.8p+1"); a decimal ("-5.6", "1e-3"); or "inf", "-inf", "nan" (any case, optional
  * sign).  Decimal and hex float are rounded to nearest-even into the dtype.  On failure
  * returns GELUREF_E_SYNTAX and, if why is not NULL, a static string saying what is wrong. */
-enum geluref_status geluref_parse(const char *text, enum geluref_dtype dt, uint64_t *bits,
+GELUREF_API enum geluref_status geluref_parse(const char *text, enum geluref_dtype dt, uint64_t *bits,
                                   const char **why);
 
 /* Formatting into buf (always NUL-terminated when size > 0); returns the length the full
  * text needs, like snprintf.  dec: the shortest decimal that reads back to the same value
  * ("-0.15865525393145705", "1e-45", "-0", "inf", "nan"); hex: a normalised hex float
  * ("-0x1.8p+1", "0x0p+0"); bits: "0x" and the dtype's width in hex digits ("0xc0400000"). */
-size_t geluref_format_dec(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
-size_t geluref_format_hex(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
-size_t geluref_format_bits(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
+GELUREF_API size_t geluref_format_dec(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
+GELUREF_API size_t geluref_format_hex(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
+GELUREF_API size_t geluref_format_bits(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
 
 #ifdef __cplusplus
 }

@@ -63,7 +63,7 @@ enum gr_outcome gr_decide_near(mpfr_ptr y, mpfr_srcptr a, int dir, double log2_b
 enum gr_outcome gr_decide_tail(mpfr_ptr y, int dir, double log2_bound, mpfr_rnd_t rnd,
                                const struct gr_target *tg, int *ternary);
 
-/* Safe double bounds of |x|: lo <= |x| <= hi, saturating at 2^600 (beyond which the rules'
+/* Safe double bounds of |x|: lo <= |x| <= hi, saturating at 2^300 (beyond which the rules'
  * Gaussian factors are below any exponent MPFR has). */
 void gr_abs_bounds(mpfr_srcptr x, double *lo, double *hi);
 

@@ -10,8 +10,10 @@
  * delta < 2^bexp.  Clamped to +-2^60 (beyond MPFR's exponents, so still a valid bound). */
 static long bound_exp(double l)
 {
+    if (l == -HUGE_VAL)
+        return -(long)0x1p60;
     double w = l + fabs(l) * 0x1p-30 + 0x1p-20;
-    if (!(w < 0x1p60))
+    if (!(w < 0x1p60)) /* also NaN: no bound, no rule */
         return (long)0x1p60;
     if (w < -0x1p60)
         return -(long)0x1p60;
@@ -28,10 +30,10 @@ long gr_exp(mpfr_srcptr x)
 
 void gr_abs_bounds(mpfr_srcptr x, double *lo, double *hi)
 {
-    /* RNDZ toward 0 gives a lower bound of |x|, RNDA an upper one; saturate at 2^500 so that
-     * lo^3 stays finite: a bound computed with lo = 2^500 is still a valid (weaker) bound. */
+    /* RNDZ toward 0 gives a lower bound of |x|, RNDA an upper one; saturate at 2^300 so that
+     * lo^3 stays finite: a bound computed with lo = 2^300 is still a valid (weaker) bound. */
     double l = fabs(mpfr_get_d(x, MPFR_RNDZ)), h = fabs(mpfr_get_d(x, MPFR_RNDA));
-    *lo = l > 0x1p500 ? 0x1p500 : l;
+    *lo = l > 0x1p300 ? 0x1p300 : l;
     *hi = h;
 }
 
