@@ -85,7 +85,8 @@ struct geluref_dtype_info {
     int emax;          /* exponent of the largest finite binade (1023, 127, 15, 127) */
     int exp_bits;      /* width of the exponent field */
 };
-GELUREF_API const struct geluref_dtype_info *geluref_dtype_info(enum geluref_dtype dt); /* NULL if unknown */
+/* NULL if dt is unknown */
+GELUREF_API const struct geluref_dtype_info *geluref_dtype_info(enum geluref_dtype dt);
 
 /* Evaluation settings.  Initialise with GELUREF_CONFIG_INIT or geluref_config_init(). */
 struct geluref_config {
@@ -127,18 +128,18 @@ GELUREF_API int geluref_gelu_scaled(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mp
 /* The same with a status.  s is used by GELUREF_GELU_SCALED only (may be NULL otherwise);
  * cfg and stats may be NULL.  On error y is NaN and *ternary 0. */
 GELUREF_API enum geluref_status geluref_eval_mpfr(enum geluref_func f, mpfr_ptr y, mpfr_srcptr x,
-                                      mpfr_srcptr s, mpfr_rnd_t rnd,
-                                      const struct geluref_config *cfg,
-                                      struct geluref_stats *stats, int *ternary);
+                                                  mpfr_srcptr s, mpfr_rnd_t rnd,
+                                                  const struct geluref_config *cfg,
+                                                  struct geluref_stats *stats, int *ternary);
 
 /* ---- dtype layer ----
  * x: the input's bit pattern in the low bits (f16/bf16: 16 bits, f32: 32, f64: 64).
  * *y: the correctly rounded result's bit pattern in the same dtype.  rnd: MPFR_RNDN, RNDZ,
  * RNDU or RNDD.  cfg and stats may be NULL.  NaN in gives the dtype's default quiet NaN. */
 GELUREF_API enum geluref_status geluref_eval(enum geluref_func f, enum geluref_dtype dt, uint64_t x,
-                                 mpfr_rnd_t rnd, uint64_t *y,
-                                 const struct geluref_config *cfg,
-                                 struct geluref_stats *stats);
+                                             mpfr_rnd_t rnd, uint64_t *y,
+                                             const struct geluref_config *cfg,
+                                             struct geluref_stats *stats);
 
 /* ---- dtype values ---- */
 /* Sets v (any precision >= the dtype's) to the exact value of bits; NaN for NaN. */
@@ -154,8 +155,8 @@ GELUREF_API uint64_t geluref_round_to_bits(enum geluref_dtype dt, mpfr_srcptr v,
  * ("-0x1.8p+1"); a decimal ("-5.6", "1e-3"); or "inf", "-inf", "nan" (any case, optional
  * sign).  Decimal and hex float are rounded to nearest-even into the dtype.  On failure
  * returns GELUREF_E_SYNTAX and, if why is not NULL, a static string saying what is wrong. */
-GELUREF_API enum geluref_status geluref_parse(const char *text, enum geluref_dtype dt, uint64_t *bits,
-                                  const char **why);
+GELUREF_API enum geluref_status geluref_parse(const char *text, enum geluref_dtype dt,
+                                              uint64_t *bits, const char **why);
 
 /* Formatting into buf (always NUL-terminated when size > 0); returns the length the full
  * text needs, like snprintf.  dec: the shortest decimal that reads back to the same value
@@ -163,7 +164,8 @@ GELUREF_API enum geluref_status geluref_parse(const char *text, enum geluref_dty
  * ("-0x1.8p+1", "0x0p+0"); bits: "0x" and the dtype's width in hex digits ("0xc0400000"). */
 GELUREF_API size_t geluref_format_dec(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
 GELUREF_API size_t geluref_format_hex(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
-GELUREF_API size_t geluref_format_bits(char *buf, size_t size, enum geluref_dtype dt, uint64_t bits);
+GELUREF_API size_t geluref_format_bits(char *buf, size_t size, enum geluref_dtype dt,
+                                       uint64_t bits);
 
 #ifdef __cplusplus
 }
