@@ -66,6 +66,8 @@ enum geluref_status {
     GELUREF_E_SYNTAX = 3    /* geluref_parse: the text is not a number of the accepted forms */
 };
 GELUREF_API const char *geluref_strerror(enum geluref_status st);
+/* The version of the library actually loaded (GELUREF_VERSION_STRING is the header's). */
+GELUREF_API const char *geluref_version(void);
 
 /* Names as in DESIGN.md section 2: "gelu", "gelu_tanh", ..., "gelu_grad2", "gelu_scaled";
  * "f64", "f32", "f16", "bf16"; rounding "rn", "rz", "ru", "rd". NULL / nonzero when unknown. */
@@ -153,8 +155,10 @@ GELUREF_API uint64_t geluref_round_to_bits(enum geluref_dtype dt, mpfr_srcptr v,
 /* Parses a number for the dtype (DESIGN.md section 11): raw bits "0x" + exactly 4 (f16,
  * bf16), 8 (f32) or 16 (f64) hex digits; a hex float, which must contain a 'p' exponent
  * ("-0x1.8p+1"); a decimal ("-5.6", "1e-3"); or "inf", "-inf", "nan" (any case, optional
- * sign).  Decimal and hex float are rounded to nearest-even into the dtype.  On failure
- * returns GELUREF_E_SYNTAX and, if why is not NULL, a static string saying what is wrong. */
+ * sign; any NaN text gives the dtype's default quiet NaN).  Raw bits take no sign.  Decimal
+ * and hex float are rounded to nearest-even into the dtype.  On failure returns
+ * GELUREF_E_SYNTAX (GELUREF_E_INVALID for an unknown dtype) and, if why is not NULL, a static
+ * string saying what is wrong. */
 GELUREF_API enum geluref_status geluref_parse(const char *text, enum geluref_dtype dt,
                                               uint64_t *bits, const char **why);
 

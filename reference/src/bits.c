@@ -90,6 +90,7 @@ uint64_t geluref_round_to_bits(enum geluref_dtype dt, mpfr_srcptr v, mpfr_rnd_t 
 {
     const struct geluref_dtype_info *d = geluref_dtype_info(dt);
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_flags_t flags = mpfr_flags_save();
     mpfr_t t;
     uint64_t bits = 0;
 
@@ -102,6 +103,7 @@ uint64_t geluref_round_to_bits(enum geluref_dtype dt, mpfr_srcptr v, mpfr_rnd_t 
     mpfr_subnormalize(t, inex, rnd);
     mpfr_set_emin(emin);
     mpfr_set_emax(emax);
+    mpfr_flags_restore(flags, MPFR_FLAGS_ALL);
     geluref_mpfr_to_bits(dt, t, &bits);
     mpfr_clear(t);
     return bits;

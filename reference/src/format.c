@@ -7,8 +7,15 @@
 
 #include "internal.h"
 
-/* Longest text: "-2.2250738585072014e-308", "-0x1.fffffffffffffp+1023". */
+/* Room for the longest text ("-2.2250738585072014e-308", "-0x1.fffffffffffffp+1023"). */
 #define TEXT_MAX 64
+
+/* mpfr_get_str takes n = 1 digit since MPFR 4.0.2 (4.0.1 patch 4); before, n >= 2. */
+#if MPFR_VERSION >= MPFR_VERSION_NUM(4, 0, 2)
+#define FIRST_DIGITS 1
+#else
+#define FIRST_DIGITS 2
+#endif
 
 /* A finite dtype value as sign, integer significand and exponent: (-1)^neg m 2^q. */
 struct decoded {
@@ -165,7 +172,7 @@ size_t geluref_format_dec(char *buf, size_t size, enum geluref_dtype dt, uint64_
      * back to bits, the nearest one below or above |value| does (RD or RU), and RN is one
      * of those two; 17 digits always suffice for binary64 and narrower. */
     int found = 0;
-    for (int n = 1; n <= 17 && !found; n++)
+    for (int n = FIRST_DIGITS; n <= 17 && !found; n++)
         for (size_t i = 0; i < sizeof modes / sizeof modes[0] && !found; i++)
             found = try_digits(dig, &e, a, n, modes[i], dt, abs_bits) == 0;
     if (!found)

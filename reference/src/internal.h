@@ -92,7 +92,12 @@ enum gr_outcome gr_rules_step(mpfr_ptr y, mpfr_srcptr x, int far, int tail_dir, 
                               double l_near, mpfr_rnd_t rnd, const struct gr_target *tg,
                               int *ternary);
 
-/* Ziv's loop (ziv.c): evaluates fn at x rounded to PREC(y) in rnd. */
+/* The smallest working precision the approximations' error analyses hold for (exact small
+ * integer constants such as 44715, the conditions wp >= 2k + 5 and the like at k = 0). */
+#define GR_WP_MIN 32
+
+/* Ziv's loop (ziv.c): evaluates fn at x rounded to PREC(y) in rnd.  GELUREF_E_PREC_CAP when
+ * the cap is reached, or is below GR_WP_MIN. */
 enum geluref_status gr_ziv(const struct gr_fn *fn, mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s,
                            mpfr_rnd_t rnd, const struct gr_target *tg,
                            struct geluref_stats *stats, int *ternary);

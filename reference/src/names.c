@@ -98,6 +98,11 @@ const char *geluref_strerror(enum geluref_status st)
     return "unknown status";
 }
 
+const char *geluref_version(void)
+{
+    return GELUREF_VERSION_STRING;
+}
+
 void geluref_config_init(struct geluref_config *cfg)
 {
     const struct geluref_config def = GELUREF_CONFIG_INIT;

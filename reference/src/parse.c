@@ -139,15 +139,41 @@ static enum geluref_status fail(const char **why, const char *msg)
     return GELUREF_E_SYNTAX;
 }
 
+/* After the sign: "0x" + hex digits = raw bits, or a hex float with a 'p' exponent. */
+static enum geluref_status parse_hex(const char *text, const char *h, enum geluref_dtype dt,
+                                     uint64_t *bits, const char **why)
+{
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    const char *w = NULL;
+    uint64_t v = 0;
+
+    if (!strpbrk(h, "pP")) {
+        if (strchr(h, '.'))
+            return fail(why, "hex float needs a 'p' exponent");
+        if (strlen(h) != (size_t)d->bits / 4)
+            return fail(why, why_bits[dt]);
+        if (text[0] == '-' || text[0] == '+')
+            return fail(why, "raw bits take no sign: set the sign bit, or write a hex float");
+        if (read_bits(h, &v, &w))
+            return fail(why, w);
+    } else if (check_float(h, 1, &w) || round_text(text, 16, dt, &v)) {
+        return fail(why, w ? w : "not a number");
+    }
+    *bits = v;
+    return GELUREF_OK;
+}
+
 enum geluref_status geluref_parse(const char *text, enum geluref_dtype dt, uint64_t *bits,
                                   const char **why)
 {
     const struct geluref_dtype_info *d = geluref_dtype_info(dt);
     const char *w = NULL, *s = text;
-    uint64_t v;
+    uint64_t v = 0;
 
-    if (!d)
-        return fail(why, "unknown dtype");
+    if (!d) {
+        fail(why, "unknown dtype");
+        return GELUREF_E_INVALID;
+    }
     if (!text || !*text)
         return fail(why, "empty");
     for (const char *p = text; *p; p++)
@@ -168,26 +194,9 @@ enum geluref_status geluref_parse(const char *text, enum geluref_dtype dt, uint6
         *bits = gr_dtype_qnan(d); /* NaN's sign is never judged: the default quiet NaN */
         return GELUREF_OK;
     }
-    if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X')) {
-        if (check_float(s, 0, &w) || round_text(text, 10, dt, &v))
-            return fail(why, w ? w : "not a number");
-        *bits = v;
-        return GELUREF_OK;
-    }
-    const char *h = s + 2;
-    if (!strpbrk(h, "pP")) {
-        if (strchr(h, '.'))
-            return fail(why, "hex float needs a 'p' exponent");
-        if (strlen(h) != (size_t)d->bits / 4)
-            return fail(why, why_bits[dt]);
-        if (s != text)
-            return fail(why, "raw bits take no sign: set the sign bit, or write a hex float");
-        if (read_bits(h, &v, &w))
-            return fail(why, w);
-        *bits = v;
-        return GELUREF_OK;
-    }
-    if (check_float(h, 1, &w) || round_text(text, 16, dt, &v))
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+        return parse_hex(text, s + 2, dt, bits, why);
+    if (check_float(s, 0, &w) || round_text(text, 10, dt, &v))
         return fail(why, w ? w : "not a number");
     *bits = v;
     return GELUREF_OK;

@@ -1,0 +1,77 @@
+/* Argument helpers shared by the subcommands. */
+#include <ctype.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_ci_equal(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return 0;
+    return *a == *b;
+}
+
+int cli_negative_number(const char *a)
+{
+    const char *s = a + 1;
+
+    if (a[0] != '-')
+        return 0;
+    if (isdigit((unsigned char)s[0]) || (s[0] == '.' && isdigit((unsigned char)s[1])))
+        return 1;
+    return cli_ci_equal(s, "inf") || cli_ci_equal(s, "infinity") || cli_ci_equal(s, "nan");
+}
+
+/* Whether option word a ("--dtype", "--dt", "-d") takes the next word as its value, the way
+ * getopt_long decides it (unambiguous prefixes of long names included). */
+static int takes_next(const char *a, const char *short_opts, const struct option *long_opts)
+{
+    if (a[1] != '-') {
+        short_opts += strspn(short_opts, "+-:");
+        const char *o = strchr(short_opts, a[1]);
+        return a[1] != ':' && a[2] == '\0' && o && o[1] == ':';
+    }
+    if (strchr(a, '='))
+        return 0;
+    int hits = 0, arg = 0;
+    for (const struct option *o = long_opts; o->name; o++)
+        if (strncmp(o->name, a + 2, strlen(a + 2)) == 0) {
+            hits++;
+            arg = o->has_arg == required_argument;
+            if (strcmp(o->name, a + 2) == 0)
+                return arg;
+        }
+    return hits == 1 && arg;
+}
+
+int cli_reorder(int argc, char **argv, const char *short_opts, const struct option *long_opts,
+                char **out)
+{
+    char **ops = out + argc + 1; /* scratch: the upper half of out */
+    int n = 0, k = 0;
+
+    out[n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        char *a = argv[i];
+        int next = a[0] == '-' && takes_next(a, short_opts, long_opts);
+        if (strcmp(a, "--") == 0) {
+            while (++i < argc)
+                ops[k++] = argv[i];
+        } else if (a[0] != '-' || a[1] == '\0' || cli_negative_number(a)) {
+            ops[k++] = a;
+        } else if (next && i + 1 == argc) {
+            cli_error("option '%s' needs a value", a);
+            return -1;
+        } else {
+            out[n++] = a;
+            if (next)
+                out[n++] = argv[++i];
+        }
+    }
+    out[n++] = "--";
+    memmove(out + n, ops, (size_t)k * sizeof *out);
+    out[n + k] = NULL;
+    return n + k;
+}

@@ -1,0 +1,45 @@
+/* The gelucheck executable: command table, exit codes (DESIGN.md section 7) and messages. */
+#ifndef GELUCHECK_CLI_H
+#define GELUCHECK_CLI_H
+
+/* Exit codes (contract): the most severe wins, 4 > 3 > 1 > 0. */
+enum cli_exit {
+    CLI_EXIT_PASS = 0,     /* all kernels pass, or the command did what it was asked */
+    CLI_EXIT_FAIL = 1,     /* at least one kernel fails */
+    CLI_EXIT_USAGE = 2,    /* usage error: nothing was run */
+    CLI_EXIT_LOAD = 3,     /* an adapter or kernel could not be loaded or served */
+    CLI_EXIT_INTERNAL = 4  /* internal error, e.g. the reference hit its precision cap */
+};
+
+/* A subcommand: argv[0] is its name; returns an enum cli_exit. */
+struct cli_command {
+    const char *name;
+    const char *summary; /* one line, lower case, no final period */
+    int (*run)(int argc, char **argv);
+};
+
+int cmd_ref(int argc, char **argv);
+
+/* "gelucheck: error: ..." and a newline on stderr. */
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- args.c ---- */
+struct option;
+
+/* Case-insensitive string equality (ASCII). */
+int cli_ci_equal(const char *a, const char *b);
+
+/* Whether a is a negative number rather than an option: "-5.6", "-.5", "-inf", "-nan",
+ * "-0x1p-149" (no option name starts with a digit, '.', "inf" or "nan"). */
+int cli_negative_number(const char *a);
+
+/* Rewrites argv into out as argv[0], the options with their values, "--", then the operands
+ * (words not starting with '-', a lone "-", negative numbers, everything after "--"), so that
+ * getopt_long with a "+" optstring sees options anywhere and negative numbers as operands.
+ * out needs CLI_REORDER_SLOTS(argc) entries; it points into argv (no copies).  Returns the
+ * new count (out[count] = NULL), or -1 after a message when the last option lacks its value. */
+#define CLI_REORDER_SLOTS(argc) ((size_t)(2 * (argc) + 2))
+int cli_reorder(int argc, char **argv, const char *short_opts, const struct option *long_opts,
+                char **out);
+
+#endif
