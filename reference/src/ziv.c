@@ -134,10 +134,12 @@ enum geluref_status gr_ziv(const struct gr_fn *fn, mpfr_ptr y, mpfr_srcptr x, mp
     enum geluref_status st = GELUREF_E_PREC_CAP;
     mpfr_t b;
 
+    if (wp < GR_WP_MIN)
+        wp = GR_WP_MIN;
     if (wp > tg->prec_cap)
         wp = tg->prec_cap;
     if (wp < GR_WP_MIN)
-        return GELUREF_E_PREC_CAP; /* below what the error analyses assume */
+        return GELUREF_E_PREC_CAP; /* a cap below what the error analyses assume */
     mpfr_init2(b, wp);
     for (;;) {
         mpfr_exp_t err = fn->approx(b, x, s);
