@@ -1,0 +1,119 @@
+/* The host side of the adapter layer (internal to gelucheck, not installed): what the CLI and
+ * the suites see of any adapter, whatever it is (built-in, dlopen plug-in, exec subprocess).
+ *
+ * Lifecycle: gc_adapter_open(spec) -> kernels[] -> gc_kernel_eval(...) -> gc_adapter_close().
+ * Every failure comes back as a status and a one-line message in the caller's buffer that
+ * names the adapter (file, command or built-in name) and what was wrong; nothing here prints
+ * or exits.  Thread use: one thread per opened adapter (the suites open one per thread).
+ */
+#ifndef GELUCHECK_ADAPTER_H
+#define GELUCHECK_ADAPTER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <geluref.h>
+
+#include <gelucheck/plugin.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum gc_status {
+    GC_OK = 0,
+    GC_E_SPEC = 1,     /* the spec names nothing usable: unknown built-in, bad prefix */
+    GC_E_LOAD = 2,     /* dlopen/dlsym failed, the subprocess could not start */
+    GC_E_INVALID = 3,  /* the adapter's table or banner breaks the contract */
+    GC_E_EVAL = 4,     /* eval reported failure, or the reply was wrong */
+    GC_E_TIMEOUT = 5,  /* the subprocess said nothing within the time allowed */
+    GC_E_DIED = 6,     /* the subprocess exited or was killed */
+    GC_E_NOMEM = 7
+};
+const char *gc_strerror(enum gc_status st);
+
+struct gc_adapter;
+
+struct gc_kernel {
+    char *name;                /* [A-Za-z0-9_.-]+, unique within the adapter */
+    char *description;         /* never NULL ("" when the adapter gave none) */
+    enum geluref_func func;    /* GELUREF_GELU .. GELUREF_ERFC (the plug-in ABI's numbers) */
+    enum geluref_dtype dtype;
+    size_t elem_size;          /* 8, 4, 2, 2 */
+    struct gc_adapter *adapter;
+    size_t index;              /* position in the adapter's own table */
+};
+
+/* What kind of adapter it is; the kind's ops are private to its file. */
+enum gc_adapter_kind { GC_ADAPTER_BUILTIN = 1, GC_ADAPTER_PLUGIN = 2, GC_ADAPTER_EXEC = 3 };
+
+struct gc_adapter_ops {
+    /* y[i] = f(x[i]); msg gets a one-line reason on failure. */
+    enum gc_status (*eval)(struct gc_adapter *a, const struct gc_kernel *k, const void *x,
+                           void *y, size_t n, char *msg, size_t size);
+    /* Releases what open() took (ctx, library handle, process); not the strings. */
+    void (*close)(struct gc_adapter *a);
+};
+
+struct gc_adapter {
+    enum gc_adapter_kind kind;
+    char *name;      /* "libm", the plug-in's name, or the exec adapter's command */
+    char *spec;      /* as given on the command line */
+    char *version;   /* the implementation's version ("" if none given) */
+    size_t n_kernels;
+    struct gc_kernel *kernels;
+    const struct gc_adapter_ops *ops;
+    void *state;     /* the kind's own */
+};
+
+/* Options for opening an adapter. */
+struct gc_open_options {
+    const char *options;        /* --adapter-options, passed to a plug-in's open(); may be NULL */
+    double startup_timeout_s;   /* exec: for the banner up to 'ready' (default 60) */
+    double batch_timeout_s;     /* exec: per eval request (default 60) */
+};
+#define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0 }
+
+/* Resolves spec (DESIGN.md section 5): a built-in name ("libm", "mutants"), "plugin:PATH" or
+ * a path ending in ".so" (dlopen), "exec:COMMAND" (subprocess protocol).  On failure *out is
+ * NULL and msg names the spec and the problem. */
+enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *opt,
+                               struct gc_adapter **out, char *msg, size_t size);
+
+/* Evaluates k on n elements (x and y arrays of k->elem_size bytes each). */
+enum gc_status gc_kernel_eval(const struct gc_kernel *k, const void *x, void *y, size_t n,
+                              char *msg, size_t size);
+
+/* Closes and frees; NULL is fine. */
+void gc_adapter_close(struct gc_adapter *a);
+
+/* The built-in adapters: name, one-line summary, and whether this build has them (with the
+ * reason when not).  gc_builtin_count() entries. */
+struct gc_builtin {
+    const char *name;
+    const char *summary;
+    const struct gelucheck_plugin *(*entry)(uint32_t host_abi); /* NULL when skipped */
+    const char *skipped;        /* why it is not in this build; NULL when it is */
+};
+size_t gc_builtin_count(void);
+const struct gc_builtin *gc_builtin_get(size_t i);
+
+/* Entry points of the other adapter folders, called by the registry (adapters/core). */
+const struct gelucheck_plugin *gc_libm_entry(uint32_t host_abi);    /* adapters/libm */
+const struct gelucheck_plugin *gc_mutants_entry(uint32_t host_abi); /* adapters/mutants */
+/* adapters/exec: starts COMMAND (the part after "exec:") and reads its banner up to 'ready'. */
+enum gc_status gc_exec_open(const char *command, const char *spec,
+                            const struct gc_open_options *opt, struct gc_adapter **out,
+                            char *msg, size_t size);
+
+/* Helpers every kind uses (adapters/core/util.c). */
+int gc_valid_kernel_name(const char *name);          /* [A-Za-z0-9_.-]+, 1..128 chars */
+size_t gc_dtype_size(enum geluref_dtype dt);         /* 0 when unknown */
+char *gc_strdup(const char *s);                      /* NULL-safe, NULL on no memory */
+/* Allocates an adapter with n zeroed kernels (strings NULL); NULL on no memory. */
+struct gc_adapter *gc_adapter_alloc(enum gc_adapter_kind kind, const char *spec, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
