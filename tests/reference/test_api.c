@@ -154,6 +154,14 @@ static void test_caller_state(void **state)
     mpfr_clears(x, y, (mpfr_ptr)0);
 }
 
+/* geluref.h promises reentrancy because MPFR keeps its exponent range, flags and constant
+ * caches per thread: that needs an MPFR built with thread-local storage. */
+static void test_mpfr_is_thread_safe(void **state)
+{
+    (void)state;
+    assert_true(mpfr_buildopt_tls_p());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +170,7 @@ int main(void)
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_mpfr_layer),
         cmocka_unit_test(test_caller_state),
+        cmocka_unit_test(test_mpfr_is_thread_safe),
     };
     return cmocka_run_group_tests_name("reference_api", tests, NULL, NULL);
 }
