@@ -9,6 +9,7 @@
 
 static const struct cli_command commands[] = {
     { "ref", "print correctly rounded reference values", cmd_ref },
+    { "list", "list adapters and their kernels", cmd_list },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

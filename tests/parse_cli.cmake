@@ -22,7 +22,7 @@ function(cli_test name rc args)
         list(APPEND defs -DEMPTY_OUT=1)
     endif()
     add_test(NAME cli_${name}
-        COMMAND ${CMAKE_COMMAND} ${defs} -P ${CMAKE_CURRENT_LIST_DIR}/cli_check.cmake)
+        COMMAND ${CMAKE_COMMAND} ${defs} -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cli_check.cmake)
     set_tests_properties(cli_${name} PROPERTIES LABELS cli)
 endfunction()
 

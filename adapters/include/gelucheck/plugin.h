@@ -71,7 +71,8 @@ struct gelucheck_plugin {
     const char *version;  /* the implementation's version string; never NULL */
     /* Called by the host once per thread that will call eval, before any eval on it, with
      * the text of --adapter-options (NULL when none).  Sets *ctx (may stay NULL).  Returns 0
-     * on success.  May be NULL: then every ctx is NULL. */
+     * on success.  On failure the host calls last_error(*ctx) for the reason, then close(*ctx)
+     * when *ctx is not NULL, and does not use the plug-in.  May be NULL: every ctx is NULL. */
     int (*open)(void **ctx, const char *options);
     /* Called by the host once per ctx that open() set, after its last eval.  May be NULL. */
     void (*close)(void *ctx);
@@ -82,6 +83,13 @@ struct gelucheck_plugin {
     const struct gelucheck_kernel *kernels; /* kernel_size bytes apart; owned by the plug-in */
     /* ABI 1 ends here; later versions only append */
 };
+
+/* Marks the entry point exported even when a plug-in builds with -fvisibility=hidden. */
+#if defined(__GNUC__)
+#define GELUCHECK_PLUGIN_EXPORT __attribute__((visibility("default")))
+#else
+#define GELUCHECK_PLUGIN_EXPORT
+#endif
 
 /* The one exported symbol.  The host passes its GELUCHECK_PLUGIN_ABI; the plug-in returns
  * its table, or NULL when it cannot serve that host. */

@@ -1,0 +1,116 @@
+/* Adapter specs (DESIGN.md 5): a built-in name, "plugin:PATH" or a path ending in ".so"
+ * (dlopen), "exec:COMMAND" (the subprocess protocol).  Also the kind-independent part of
+ * evaluating and closing. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && strcmp(s + n - m, suffix) == 0;
+}
+
+/* "libm, mutants": the built-in names, for messages. */
+static const char *builtin_names(char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (size_t i = 0; i < gc_builtin_count() && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? ", " : "",
+                                gc_builtin_get(i)->name);
+    return buf;
+}
+
+static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
+                                   const struct gc_open_options *opt, struct gc_adapter **out,
+                                   char *msg, size_t size)
+{
+    char who[96];
+
+    snprintf(who, sizeof who, "built-in adapter '%s'", b->name);
+    if (!b->entry) {
+        gc_msg(msg, size, "%s is not in this build (%s)", who, b->skipped ? b->skipped : "skipped");
+        return GC_E_LOAD;
+    }
+    const struct gelucheck_plugin *p = b->entry(GELUCHECK_PLUGIN_ABI);
+    if (!p) {
+        gc_msg(msg, size, "%s: its entry returned NULL for ABI %u", who, GELUCHECK_PLUGIN_ABI);
+        return GC_E_INVALID;
+    }
+    return gc_plugin_adopt(p, NULL, GC_ADAPTER_BUILTIN, b->name, who, spec, opt, out, msg, size);
+}
+
+enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *opt,
+                               struct gc_adapter **out, char *msg, size_t size)
+{
+    static const struct gc_open_options defaults = GC_OPEN_OPTIONS_INIT;
+    char names[256], safe[256];
+
+    *out = NULL;
+    if (msg && size)
+        msg[0] = '\0';
+    if (!opt)
+        opt = &defaults;
+    if (!spec || !spec[0]) {
+        gc_msg(msg, size, "empty adapter spec");
+        return GC_E_SPEC;
+    }
+    for (size_t i = 0; i < gc_builtin_count(); i++)
+        if (strcmp(spec, gc_builtin_get(i)->name) == 0)
+            return open_builtin(gc_builtin_get(i), spec, opt, out, msg, size);
+    const char *rest = starts_with(spec, "exec:") ? spec + 5
+                       : starts_with(spec, "plugin:") ? spec + 7 : NULL;
+    if (rest && !rest[0]) {
+        gc_msg(msg, size, "adapter '%s': nothing after the '%s'", spec,
+               spec[0] == 'e' ? "exec:" : "plugin:");
+        return GC_E_SPEC;
+    }
+    if (starts_with(spec, "exec:"))
+        return gc_exec_open(rest, spec, opt, out, msg, size);
+    if (rest || ends_with(spec, ".so"))
+        return gc_plugin_dlopen(rest ? rest : spec, spec, opt, out, msg, size);
+    gc_msg(msg, size, "unknown adapter '%s' (built-in: %s; or plugin:PATH, PATH.so, exec:COMMAND)",
+           gc_safe(safe, sizeof safe, spec, 200), builtin_names(names, sizeof names));
+    return GC_E_SPEC;
+}
+
+enum gc_status gc_kernel_eval(const struct gc_kernel *k, const void *x, void *y, size_t n,
+                              char *msg, size_t size)
+{
+    if (msg && size)
+        msg[0] = '\0';
+    if (!k || !k->adapter || !k->adapter->ops || !k->adapter->ops->eval ||
+        (n && (!x || !y))) {
+        gc_msg(msg, size, "gc_kernel_eval: %s", !k || !k->adapter ? "no kernel"
+                                                : n && (!x || !y) ? "NULL array" : "no eval");
+        return GC_E_INVALID;
+    }
+    return k->adapter->ops->eval(k->adapter, k, x, y, n, msg, size);
+}
+
+/* ops->close releases the kind's state; the strings and kernels are freed here. */
+void gc_adapter_close(struct gc_adapter *a)
+{
+    if (!a)
+        return;
+    if (a->ops && a->ops->close)
+        a->ops->close(a);
+    for (size_t i = 0; i < a->n_kernels; i++) {
+        free(a->kernels[i].name);
+        free(a->kernels[i].description);
+    }
+    free(a->kernels);
+    free(a->name);
+    free(a->spec);
+    free(a->version);
+    free(a);
+}
