@@ -1,0 +1,261 @@
+/* Requests: "eval NAME N" and N little-endian elements out, "ok N" and N elements back, or
+ * "error MESSAGE" (the adapter stays usable).  Batches above EXEC_BATCH_MAX go as several
+ * requests.  Any other reply, a count that differs, a short or long payload, silence past the
+ * batch timeout or an exit stops the adapter for good: its output can no longer be trusted to
+ * line up with our requests, so it is killed and every later eval fails at once. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec_internal.h"
+
+struct req {
+    struct exec_state *s;
+    const struct gc_kernel *k;
+    char text[160]; /* "eval NAME N", for messages */
+    char *msg;
+    size_t size;
+};
+
+static int host_is_le(void)
+{
+    const uint16_t one = 1;
+    unsigned char b;
+
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+/* Reverses the bytes of each w-byte element (d == s allowed). */
+static void swap_elems(unsigned char *d, const unsigned char *s, size_t n, size_t w)
+{
+    for (size_t i = 0; i < n; i++, d += w, s += w) {
+        unsigned char t[8];
+        memcpy(t, s, w);
+        for (size_t j = 0; j < w; j++)
+            d[j] = t[w - 1 - j];
+    }
+}
+
+/* Fails the request with "kernel 'K': DETAIL".  Unless keep, the adapter is killed first (its
+ * stderr then quoted) and marked dead. */
+static enum gc_status fail(struct req *r, enum gc_status st, int keep, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static enum gc_status fail(struct req *r, enum gc_status st, int keep, const char *fmt, ...)
+{
+    struct exec_state *s = r->s;
+    char detail[700];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(detail, sizeof detail, fmt, ap);
+    va_end(ap);
+    if (!keep) {
+        exec_end(&s->p, 0.0);
+        exec_close_fds(&s->p);
+        s->dead = st;
+        snprintf(s->dead_msg, sizeof s->dead_msg, "kernel '%s': %s", r->k->name, detail);
+    }
+    exec_msg(s, !keep, r->msg, r->size, "kernel '%s': %s", r->k->name, detail);
+    return st;
+}
+
+/* Its output ended: give it the grace period to exit, then say how it ended, after what
+ * (if any) or else when ("during", "before") the request. */
+static enum gc_status died(struct req *r, const char *what, const char *when)
+{
+    char how[120];
+    struct exec_state *s = r->s;
+
+    if (exec_end(&s->p, exec_now() + s->grace_s))
+        exec_exit_text(&s->p, how, sizeof how);
+    else
+        snprintf(how, sizeof how, "closed its output");
+    if (what[0])
+        return fail(r, GC_E_DIED, 0, "%s, then %s", what, how);
+    return fail(r, GC_E_DIED, 0, "%s %s '%s'", how, when, r->text);
+}
+
+static enum gc_status read_failed(struct req *r, enum exec_read e, const struct exec_line *l)
+{
+    char q[300];
+
+    exec_quote(q, sizeof q, l->text, l->len, 60);
+    switch (e) {
+    case EXEC_R_TIMEOUT:
+        return fail(r, GC_E_TIMEOUT, 0, "no reply to '%s' within %g s", r->text, r->s->batch_s);
+    case EXEC_R_LONG:
+        return fail(r, GC_E_EVAL, 0, "reply to '%s' longer than %d bytes: '%s'", r->text,
+                    EXEC_LINE_MAX, q);
+    case EXEC_R_NUL:
+        return fail(r, GC_E_EVAL, 0, "NUL byte in the reply to '%s': '%s'", r->text, q);
+    case EXEC_R_EOF:
+        if (l->len) {
+            char what[600];
+            snprintf(what, sizeof what, "reply '%s' to '%s' without a line end", q, r->text);
+            return died(r, what, "");
+        }
+        return died(r, "", "during");
+    default:
+        return fail(r, GC_E_DIED, 0, "cannot read its output: %s", strerror(errno));
+    }
+}
+
+/* "ok N": N decimal digits only, no sign, at most 7 of them. */
+static int parse_ok(const char *t, size_t *n)
+{
+    size_t d = strspn(t + 3, "0123456789");
+
+    if (strncmp(t, "ok ", 3) != 0 || d == 0 || d > 7 || t[3 + d] != '\0')
+        return 0;
+    *n = (size_t)strtoul(t + 3, NULL, 10);
+    return 1;
+}
+
+static enum gc_status payload(struct req *r, unsigned char *y, size_t n, double deadline)
+{
+    struct exec_state *s = r->s;
+    size_t bytes = n * r->k->elem_size, got = 0;
+    struct exec_line l;
+    char q[300], what[300];
+
+    enum exec_read e = bytes ? exec_read_bytes(&s->p, y, bytes, &got, deadline) : EXEC_R_OK;
+    if (e == EXEC_R_EOF) {
+        snprintf(what, sizeof what, "short reply to '%s': %zu of %zu payload bytes", r->text,
+                 got, bytes);
+        return died(r, what, "");
+    }
+    if (e == EXEC_R_TIMEOUT)
+        return fail(r, GC_E_TIMEOUT, 0, "short reply to '%s': %zu of %zu payload bytes within %g s",
+                    r->text, got, bytes, s->batch_s);
+    if (e != EXEC_R_OK)
+        return fail(r, GC_E_DIED, 0, "cannot read its output: %s", strerror(errno));
+    /* more bytes already there: a long reply (ones written later show up as unasked output
+       before the next request) */
+    if (exec_unasked(&s->p, &l) > 0) {
+        exec_quote(q, sizeof q, l.text, l.len, 24);
+        return fail(r, GC_E_EVAL, 0, "long reply to '%s': more than its %zu payload bytes ('%s')",
+                    r->text, bytes, q);
+    }
+    if (!host_is_le())
+        swap_elems(y, y, n, r->k->elem_size);
+    return GC_OK;
+}
+
+static enum gc_status reply(struct req *r, const struct exec_line *l, unsigned char *y, size_t n,
+                            double deadline)
+{
+    char q[300];
+    size_t m = 0;
+
+    if (strncmp(l->text, "error", 5) == 0 && (l->text[5] == ' ' || l->text[5] == '\0')) {
+        const char *t = l->text[5] ? l->text + 6 : "(no message)";
+        exec_quote(q, sizeof q, t, strlen(t), 200);
+        return fail(r, GC_E_EVAL, 1, "error: %s", q);
+    }
+    exec_quote(q, sizeof q, l->text, l->len, 60);
+    if (!parse_ok(l->text, &m))
+        return fail(r, GC_E_EVAL, 0, "unexpected reply '%s' to '%s'", q, r->text);
+    if (m != n)
+        return fail(r, GC_E_EVAL, 0, "reply '%s' to '%s': count differs", q, r->text);
+    return payload(r, y, n, deadline);
+}
+
+static enum gc_status send_request(struct req *r, const unsigned char *x, size_t n,
+                                   double deadline)
+{
+    struct exec_state *s = r->s;
+    size_t w = r->k->elem_size;
+    char head[200];
+
+    int hn = snprintf(head, sizeof head, "%s\n", r->text);
+    if (!host_is_le()) {
+        if (!s->scratch && !(s->scratch = malloc(EXEC_BATCH_MAX * 8)))
+            return fail(r, GC_E_NOMEM, 1, "out of memory");
+        swap_elems(s->scratch, x, n, w);
+        x = s->scratch;
+    }
+    enum exec_read e = exec_write(&s->p, head, (size_t)hn, deadline);
+    if (e == EXEC_R_OK && n > 0)
+        e = exec_write(&s->p, x, n * w, deadline);
+    if (e == EXEC_R_TIMEOUT)
+        return fail(r, GC_E_TIMEOUT, 0, "did not read '%s' within %g s", r->text, s->batch_s);
+    if (e == EXEC_R_EOF)
+        return died(r, "", "during");
+    if (e != EXEC_R_OK)
+        return fail(r, GC_E_DIED, 0, "cannot write to it: %s", strerror(errno));
+    return GC_OK;
+}
+
+static enum gc_status eval_chunk(struct req *r, const unsigned char *x, unsigned char *y, size_t n)
+{
+    struct exec_line l;
+    char q[300];
+    double deadline = exec_now() + r->s->batch_s;
+
+    snprintf(r->text, sizeof r->text, "eval %s %zu", r->k->name, n);
+    int u = exec_unasked(&r->s->p, &l);
+    if (u < 0)
+        return died(r, "", "before");
+    if (u > 0) {
+        exec_quote(q, sizeof q, l.text, l.len, 60);
+        return fail(r, GC_E_EVAL, 0, "sent '%s' unasked, before '%s'", q, r->text);
+    }
+    enum gc_status st = send_request(r, x, n, deadline);
+    if (st != GC_OK)
+        return st;
+    enum exec_read e = exec_read_line(&r->s->p, &l, deadline);
+    if (e != EXEC_R_OK)
+        return read_failed(r, e, &l);
+    return reply(r, &l, y, n, deadline);
+}
+
+static enum gc_status exec_eval(struct gc_adapter *a, const struct gc_kernel *k, const void *x,
+                                void *y, size_t n, char *msg, size_t size)
+{
+    struct req r = { a->state, k, "", msg, size };
+    size_t done = 0;
+
+    if (!r.s || k->index >= a->n_kernels || k != &a->kernels[k->index]) {
+        if (msg && size)
+            snprintf(msg, size, "exec adapter: eval on a closed adapter or a foreign kernel");
+        return GC_E_INVALID;
+    }
+    if (r.s->dead) {
+        exec_msg(r.s, 0, msg, size, "stopped after an earlier failure (%s)", r.s->dead_msg);
+        return GC_E_DIED;
+    }
+    do { /* n == 0 still makes one request: the adapter must answer "ok 0" */
+        size_t c = n - done < EXEC_BATCH_MAX ? n - done : EXEC_BATCH_MAX;
+        size_t off = done * k->elem_size;
+        enum gc_status st = eval_chunk(&r, x ? (const unsigned char *)x + off : NULL,
+                                       y ? (unsigned char *)y + off : NULL, c);
+        if (st != GC_OK)
+            return st;
+        done += c;
+    } while (done < n);
+    return GC_OK;
+}
+
+static void exec_close(struct gc_adapter *a)
+{
+    exec_state_free(a->state, 1);
+    a->state = NULL;
+}
+
+void exec_state_free(struct exec_state *s, int graceful)
+{
+    if (!s)
+        return;
+    exec_end(&s->p, graceful ? exec_now() + s->grace_s : 0.0);
+    exec_close_fds(&s->p);
+    free(s->scratch);
+    free(s->command);
+    free(s);
+}
+
+const struct gc_adapter_ops exec_ops = { exec_eval, exec_close };

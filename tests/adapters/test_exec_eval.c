@@ -1,0 +1,199 @@
+/* Group eval: requests against exec_fixtures/misbehave.py, which serves good.f64 (y = 2x),
+ * fails.f64 (always 'error ...') and bad.f64, broken in the way its argument says. */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "test_exec.h"
+
+struct bad_eval {
+    const char *mode;
+    int timed; /* tests a time limit: batch timeout EXEC_FAST, else EXEC_SLOW */
+    size_t n;
+    enum gc_status st;
+    const char *needle;
+    const char *why;
+};
+
+static const struct bad_eval bad_evals[] = {
+    { "short", 0, 4, GC_E_DIED,
+      "kernel 'bad.f64': short reply to 'eval bad.f64 4': 28 of 32 payload bytes, then exited "
+      "with status 0", "short reply" },
+    { "long", 0, 4, GC_E_EVAL, "long reply to 'eval bad.f64 4': more than its 32 payload bytes",
+      "long reply" },
+    { "count", 0, 4, GC_E_EVAL, "reply 'ok 5' to 'eval bad.f64 4': count differs", "wrong count" },
+    { "garbage", 0, 4, GC_E_EVAL, "unexpected reply 'hello there' to 'eval bad.f64 4'", "garbage" },
+    { "sign", 0, 4, GC_E_EVAL, "unexpected reply 'ok +4' to 'eval bad.f64 4'", "a signed count" },
+    { "exit", 0, 4, GC_E_DIED,
+      "exited with status 3 during 'eval bad.f64 4'; stderr: 'fixture: giving up'",
+      "exits mid-request" },
+    { "hang", 1, 4, GC_E_TIMEOUT, "no reply to 'eval bad.f64 4' within 0.3 s", "never answers" },
+    { "noread", 1, 65536, GC_E_TIMEOUT, "did not read 'eval bad.f64 65536' within 0.3 s",
+      "never reads its input: the host's write times out" },
+    { "closein", 0, 65536, GC_E_DIED, "exited with status 5 during 'eval bad.f64 65536'",
+      "exits unread: EPIPE, and no SIGPIPE kills the host" },
+    { "longline", 0, 4, GC_E_EVAL, "reply to 'eval bad.f64 4' longer than 4096 bytes: 'aaaa",
+      "a reply line of 10000 bytes" },
+    { "nul", 0, 4, GC_E_EVAL, "NUL byte in the reply to 'eval bad.f64 4': 'ok\\x00 4'",
+      "a NUL byte" },
+};
+
+static double xs[65536], ys[65536];
+
+static struct gc_adapter *open_fixture(const char *mode, double batch)
+{
+    char cmd[1024], msg[1024];
+    struct gc_adapter *a = NULL;
+
+    snprintf(cmd, sizeof cmd, "%s '%s/misbehave.py' %s", exec_python(), EXEC_FIXTURES, mode);
+    /* start-up may be slow on a loaded machine: only a batch timeout is ever tested */
+    if (exec_open(cmd, EXEC_SLOW, batch, &a, msg, sizeof msg) != GC_OK)
+        fail_msg("%s", msg);
+    return a;
+}
+
+/* good.f64 on n elements: works and doubles them exactly. */
+static void expect_good(struct gc_adapter *a, size_t n)
+{
+    char msg[1024];
+
+    for (size_t i = 0; i < n; i++) {
+        xs[i] = (double)i - 1.5;
+        ys[i] = -1;
+    }
+    enum gc_status st = gc_kernel_eval(exec_kernel(a, "good.f64"), xs, ys, n, msg, sizeof msg);
+    if (st != GC_OK)
+        fail_msg("good.f64 on %zu elements: %s", n, msg);
+    for (size_t i = 0; i < n; i++)
+        assert_true(ys[i] == 2 * xs[i]);
+}
+
+static void bad_eval(void **state)
+{
+    (void)state;
+    if (!exec_python())
+        skip();
+    for (size_t i = 0; i < N(bad_evals); i++) {
+        const struct bad_eval *b = &bad_evals[i];
+        struct gc_adapter *a = open_fixture(b->mode, b->timed ? EXEC_FAST : EXEC_SLOW);
+        char msg[1024];
+        expect_good(a, 3);
+        double t0 = exec_clock();
+        enum gc_status st =
+            gc_kernel_eval(exec_kernel(a, "bad.f64"), xs, ys, b->n, msg, sizeof msg);
+        exec_expect(st, msg, b->st, b->needle, b->why);
+        if (b->timed && exec_clock() - t0 > EXEC_FAST + 2) /* the timeout, then a kill */
+            fail_msg("%s: took %.2f s", b->why, exec_clock() - t0);
+        /* stopped for good: the next request fails at once, saying why */
+        t0 = exec_clock();
+        st = gc_kernel_eval(exec_kernel(a, "good.f64"), xs, ys, 1, msg, sizeof msg);
+        exec_expect(st, msg, GC_E_DIED, "stopped after an earlier failure (kernel 'bad.f64': ",
+                    b->why);
+        assert_true(exec_clock() - t0 < 0.1);
+        gc_adapter_close(a);
+    }
+}
+
+/* An 'error' reply fails that batch only: the other kernels, and the same one, go on. */
+static void error_reply(void **state)
+{
+    (void)state;
+    if (!exec_python())
+        skip();
+    struct gc_adapter *a = open_fixture("none", EXEC_SLOW);
+    char msg[1024];
+
+    for (int round = 0; round < 2; round++) {
+        enum gc_status st =
+            gc_kernel_eval(exec_kernel(a, "fails.f64"), xs, ys, 4, msg, sizeof msg);
+        exec_expect(st, msg, GC_E_EVAL,
+                    "kernel 'fails.f64': error: fixture: this kernel always fails", "error reply");
+        expect_good(a, 5);
+    }
+    gc_adapter_close(a);
+}
+
+/* n = 0 is a request too; batches above 65536 go as several requests. */
+static void batch_sizes(void **state)
+{
+    (void)state;
+    if (!exec_python())
+        skip();
+    struct gc_adapter *a = open_fixture("none", EXEC_SLOW);
+
+    expect_good(a, 0);
+    expect_good(a, 1);
+    expect_good(a, 65536);
+    gc_adapter_close(a);
+}
+
+/* A line sent after a complete reply shows up before the next request. */
+static void unasked_output(void **state)
+{
+    (void)state;
+    if (!exec_python())
+        skip();
+    struct gc_adapter *a = open_fixture("unasked", EXEC_SLOW);
+    char msg[1024];
+
+    assert_int_equal(gc_kernel_eval(exec_kernel(a, "bad.f64"), xs, ys, 4, msg, sizeof msg),
+                     GC_OK);
+    nanosleep(&(struct timespec){ 0, 300000000 }, NULL);
+    enum gc_status st = gc_kernel_eval(exec_kernel(a, "good.f64"), xs, ys, 4, msg, sizeof msg);
+    exec_expect(st, msg, GC_E_EVAL, "sent 'surprise' unasked, before 'eval good.f64 4'",
+                "unasked output");
+    gc_adapter_close(a);
+}
+
+/* 1 MB on stderr during a request: drained while we wait, so no deadlock. */
+static void chatty_stderr(void **state)
+{
+    (void)state;
+    if (!exec_python())
+        skip();
+    struct gc_adapter *a = open_fixture("chatty", EXEC_SLOW);
+    char msg[1024];
+
+    xs[0] = 3;
+    if (gc_kernel_eval(exec_kernel(a, "bad.f64"), xs, ys, 1, msg, sizeof msg) != GC_OK)
+        fail_msg("%s", msg);
+    assert_true(ys[0] == 6);
+    gc_adapter_close(a);
+}
+
+/* An adapter that exits between requests: the next one says so. */
+static void exit_between(void **state)
+{
+    (void)state;
+    if (!exec_python())
+        skip();
+    struct gc_adapter *a = open_fixture("exitafter", EXEC_SLOW);
+    char msg[1024];
+
+    assert_int_equal(gc_kernel_eval(exec_kernel(a, "bad.f64"), xs, ys, 4, msg, sizeof msg),
+                     GC_OK);
+    nanosleep(&(struct timespec){ 0, 200000000 }, NULL);
+    enum gc_status st = gc_kernel_eval(exec_kernel(a, "good.f64"), xs, ys, 4, msg, sizeof msg);
+    exec_expect(st, msg, GC_E_DIED, "exited with status 0", "exit between requests");
+    gc_adapter_close(a);
+}
+
+int exec_eval_tests(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(bad_eval, exec_setup, exec_teardown),
+        cmocka_unit_test_setup_teardown(error_reply, exec_setup, exec_teardown),
+        cmocka_unit_test_setup_teardown(batch_sizes, exec_setup, exec_teardown),
+        cmocka_unit_test_setup_teardown(unasked_output, exec_setup, exec_teardown),
+        cmocka_unit_test_setup_teardown(chatty_stderr, exec_setup, exec_teardown),
+        cmocka_unit_test_setup_teardown(exit_between, exec_setup, exec_teardown),
+    };
+    return cmocka_run_group_tests_name("adapters_exec_eval", tests, NULL, NULL);
+}
