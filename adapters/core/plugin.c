@@ -162,7 +162,11 @@ enum gc_status gc_plugin_dlopen(const char *path, const char *spec,
     *out = NULL;
     snprintf(who, sizeof who, "plug-in '%s'", gc_safe(safe, sizeof safe, path, 240));
     /* a path, never a library name: without a '/', dlopen would search the library path */
-    snprintf(file, sizeof file, "%s%s", strchr(path, '/') ? "" : "./", path);
+    int len = snprintf(file, sizeof file, "%s%s", strchr(path, '/') ? "" : "./", path);
+    if (len < 0 || (size_t)len >= sizeof file) {
+        gc_msg(msg, size, "%s: path longer than %zu bytes", who, sizeof file - 1);
+        return GC_E_LOAD;
+    }
     void *dl = dlopen(file, RTLD_NOW | RTLD_LOCAL);
     if (!dl) {
         err = dlerror();

@@ -37,6 +37,12 @@ static enum gc_status check_header(const struct gelucheck_plugin *p, const char 
         check_size(who, "kernel_size", "gelucheck_kernel", p->kernel_size, GC_ABI1_KERNEL_SIZE,
                    msg, size))
         return GC_E_INVALID;
+    if (p->kernel_size % _Alignof(struct gelucheck_kernel) != 0) {
+        gc_msg(msg, size, "%s: kernel_size %u is not a multiple of the alignment of struct "
+               "gelucheck_kernel (%zu): no C array has that stride", who,
+               (unsigned)p->kernel_size, (size_t)_Alignof(struct gelucheck_kernel));
+        return GC_E_INVALID;
+    }
     const char *bad = !p->name ? "name is NULL" : !p->version ? "version is NULL" : NULL;
     if (bad) {
         gc_msg(msg, size, "%s: %s", who, bad);

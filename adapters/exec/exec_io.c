@@ -44,8 +44,8 @@ static int wait_fd(struct exec_proc *p, int fd, short events, double deadline)
             exec_drain_stderr(p);
         if (r > 0 && f[0].revents)
             return 1;
-        if (r == 0 && ms == 0)
-            return 0;
+        if (ms == 0 && (r == 0 || f[0].revents == 0))
+            return 0; /* the deadline passed, whatever stderr keeps doing */
     }
 }
 

@@ -147,7 +147,8 @@ void exec_drain_stderr(struct exec_proc *p)
 {
     char b[4096];
 
-    while (p->err_fd >= 0) {
+    /* at most 64 reads a call: a stderr that never runs dry must not hold up the deadline */
+    for (int reads = 0; p->err_fd >= 0 && reads < 64; reads++) {
         ssize_t n = read(p->err_fd, b, sizeof b);
         if (n > 0) {
             keep_stderr(p, b, (size_t)n);
@@ -200,6 +201,8 @@ int exec_end(struct exec_proc *p, double deadline)
     p->status = 0;
     if (self >= 0) {
         kill(-p->pid, SIGKILL); /* the leader if it lingers, and whatever it left in the group */
+        kill(p->pid, SIGKILL);  /* the leader even if it left its group (not reaped yet, so
+                                   the pid cannot have been reused) */
         while (waitpid(p->pid, &p->status, 0) < 0 && errno == EINTR)
             ;
     }

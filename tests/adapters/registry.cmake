@@ -19,7 +19,7 @@ gcfx_module(gcfx_abi2 abi2 abi2.c)
 gcfx_module(gcfx_fail fail fail.c)
 gcfx_module(gcfx_nosym nosym nosym.c)
 # one library per defect of bad.c
-set(gcfx_defects entry_null abi0 struct_size kernel_size kernel_size_huge name_null
+set(gcfx_defects entry_null abi0 struct_size kernel_size kernel_size_odd kernel_size_huge name_null
     version_null n_zero n_huge null_kernels kname_null kname_illegal dup func dtype eval_null)
 
 add_executable(test_adapters_plugin_loader ${CMAKE_CURRENT_LIST_DIR}/test_plugin_loader.c)

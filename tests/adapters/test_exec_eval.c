@@ -35,6 +35,8 @@ static const struct bad_eval bad_evals[] = {
       "exited with status 3 during 'eval bad.f64 4'; stderr: 'fixture: giving up'",
       "exits mid-request" },
     { "hang", 1, 4, GC_E_TIMEOUT, "no reply to 'eval bad.f64 4' within 0.3 s", "never answers" },
+    { "escape", 1, 4, GC_E_TIMEOUT, "no reply to 'eval bad.f64 4' within 0.3 s",
+      "leaves its process group, then never answers: the leader is killed all the same" },
     { "noread", 1, 65536, GC_E_TIMEOUT, "did not read 'eval bad.f64 65536' within 0.3 s",
       "never reads its input: the host's write times out" },
     { "closein", 0, 65536, GC_E_DIED, "exited with status 5 during 'eval bad.f64 65536'",
@@ -52,7 +54,9 @@ static struct gc_adapter *open_fixture(const char *mode, double batch)
     char cmd[1024], msg[1024];
     struct gc_adapter *a = NULL;
 
-    snprintf(cmd, sizeof cmd, "%s '%s/misbehave.py' %s", exec_python(), EXEC_FIXTURES, mode);
+    /* exec: the fixture is the group leader itself, as a compiled adapter would be */
+    snprintf(cmd, sizeof cmd, "exec %s '%s/misbehave.py' %s", exec_python(), EXEC_FIXTURES,
+             mode);
     /* start-up may be slow on a loaded machine: only a batch timeout is ever tested */
     if (exec_open(cmd, EXEC_SLOW, batch, &a, msg, sizeof msg) != GC_OK)
         fail_msg("%s", msg);

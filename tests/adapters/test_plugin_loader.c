@@ -37,6 +37,8 @@ static const struct reject rejects[] = {
       "struct_size 12 is smaller than ABI 1's struct gelucheck_plugin (" },
     { "kernel_size too small", FX_BAD_KERNEL_SIZE, GC_E_INVALID,
       "kernel_size 16 is smaller than ABI 1's struct gelucheck_kernel (" },
+    { "kernel_size misaligned", FX_BAD_KERNEL_SIZE_ODD, GC_E_INVALID,
+      "kernel_size 33 is not a multiple of the alignment of struct gelucheck_kernel" },
     { "kernel_size absurd", FX_BAD_KERNEL_SIZE_HUGE, GC_E_INVALID,
       "kernel_size 100000 is absurd (more than 4096 bytes)" },
     { "name NULL", FX_BAD_NAME_NULL, GC_E_INVALID, "': name is NULL" },

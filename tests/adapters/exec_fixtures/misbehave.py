@@ -19,6 +19,7 @@ misbehaves the way argv[1] says:
   exitafter a good reply, then exit 0 before the next request
   none      behaves (y = 2x)
 """
+import os
 import struct
 import sys
 import time
@@ -50,6 +51,9 @@ def misbehave(n, ys):
         sys.stderr.write('fixture: giving up\n')
         sys.exit(3)
     elif MODE == 'hang':
+        time.sleep(30)
+    elif MODE == 'escape':
+        os.setpgid(0, os.getpgid(os.getppid()))  # leave the adapter's process group
         time.sleep(30)
     elif MODE == 'unasked':
         send(b'ok %d\n' % n + ys)
