@@ -1,11 +1,26 @@
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "oracle.h"
 #include "refcheck.h"
 
 const mpfr_rnd_t refcheck_modes[4] = { MPFR_RNDN, MPFR_RNDZ, MPFR_RNDU, MPFR_RNDD };
+struct geluref_stats refcheck_stats;
+
+void refcheck_report_paths(void)
+{
+    const struct geluref_stats *s = &refcheck_stats;
+    printf("reference paths: %" PRIu64 " calls: %" PRIu64 " special, %" PRIu64 " rule, %" PRIu64
+           " Ziv (%" PRIu64 " retries), %" PRIu64 " at the cap; largest working precision %ld "
+           "bits (cap %d)\n", s->calls, s->special, s->rule, s->ziv, s->ziv_retries, s->cap_hits,
+           (long)s->max_prec, GELUREF_PREC_CAP_DEFAULT);
+    if (s->cap_hits || 4 * s->max_prec > GELUREF_PREC_CAP_DEFAULT) {
+        fprintf(stderr, "the working precision came near the cap\n");
+        exit(1);
+    }
+}
 
 static int is_nan(enum geluref_dtype dt, uint64_t b)
 {
@@ -28,7 +43,7 @@ int refcheck_one_scaled(enum geluref_func f, enum geluref_dtype dt, uint64_t x, 
     struct geluref_config cfg;
     geluref_config_init(&cfg);
     cfg.scale = s;
-    int st = geluref_eval(f, dt, x, rnd, &got, &cfg, NULL);
+    int st = geluref_eval(f, dt, x, rnd, &got, &cfg, &refcheck_stats);
     int ost = oracle_eval(f, dt, x, rnd, s, &want, &wp);
     if (st == GELUREF_OK && ost == 0
         && (got == want || (is_nan(dt, got) && is_nan(dt, want))))

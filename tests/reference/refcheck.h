@@ -10,6 +10,13 @@
 
 extern const mpfr_rnd_t refcheck_modes[4]; /* RN, RZ, RU, RD */
 
+/* The reference's counters over every refcheck_one* call of the program. */
+extern struct geluref_stats refcheck_stats;
+
+/* Prints refcheck_stats (which path decided, retries, the largest working precision) and
+ * fails if the largest precision came within a quarter of the default cap. */
+void refcheck_report_paths(void);
+
 /* Evaluates f at x with the reference and the oracle; on a difference (or an error of
  * either) formats a message naming func, dtype, mode, input, both outputs into msg and
  * returns nonzero.  NaN results compare by NaN-ness only. */

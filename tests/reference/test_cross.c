@@ -128,5 +128,7 @@ int main(int argc, char **argv)
     if (argc > 3)
         seed = strtoull(argv[3], NULL, 10);
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_cross) };
-    return cmocka_run_group_tests_name("reference_cross", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("reference_cross", tests, NULL, NULL);
+    refcheck_report_paths();
+    return failed;
 }

@@ -66,5 +66,7 @@ int main(int argc, char **argv)
         return 2;
     }
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_all_inputs) };
-    return cmocka_run_group_tests_name("reference_exhaustive16", tests, NULL, NULL);
+    int failed = cmocka_run_group_tests_name("reference_exhaustive16", tests, NULL, NULL);
+    refcheck_report_paths();
+    return failed;
 }
