@@ -58,7 +58,7 @@ static mpfr_exp_t approx_grad2(mpfr_ptr b, mpfr_srcptr x, mpfr_srcptr s)
 }
 
 /* gelu_grad: T1 = Phi(x) = erfc(-x/sqrt2)/2 with rel 2^(r1-wp) (gr_erfc_arg), T2 = x phi(x)
- * with rel 4u + u < 2^3 u; the sum's error by gr_sum_err (cancellation near x* = -0.7518). */
+ * with rel 4u + u < 2^3 u; the sum's error by gr_sum_into (cancellation near x* = -0.7518). */
 static mpfr_exp_t approx_grad(mpfr_ptr b, mpfr_srcptr x, mpfr_srcptr s)
 {
     (void)s;
@@ -68,11 +68,10 @@ static mpfr_exp_t approx_grad(mpfr_ptr b, mpfr_srcptr x, mpfr_srcptr s)
     mpfr_div_2ui(b, b, 1, MPFR_RNDN);       /* exact */
     gr_pdf(t2, x);
     mpfr_mul(t2, t2, x, MPFR_RNDN);
-    long et = gr_exp(b) > gr_exp(t2) ? gr_exp(b) : gr_exp(t2);
     long r = r1 > 3 ? (long)r1 : 3;
-    mpfr_add(b, b, t2, MPFR_RNDN);
+    mpfr_exp_t err = gr_sum_into(b, t2, r); /* b := RN(T1 + T2) */
     mpfr_clear(t2);
-    return gr_sum_err(b, et, r);
+    return err;
 }
 
 static mpfr_prec_t wp0_grad(mpfr_prec_t prec, mpfr_srcptr x, mpfr_srcptr s)

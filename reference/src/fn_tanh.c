@@ -84,12 +84,11 @@ static mpfr_exp_t approx_tanh_grad(mpfr_ptr b, mpfr_srcptr x, mpfr_srcptr s)
     mpfr_mul_2ui(c, c, 1, MPFR_RNDN);       /* exact */
     mpfr_mul(d, d, x, MPFR_RNDN);
     mpfr_div(d, d, c, MPFR_RNDN);           /* T2 */
-    long et = gr_exp(b) > gr_exp(d) ? gr_exp(b) : gr_exp(d);
-    mpfr_add(b, b, d, MPFR_RNDN);
+    mpfr_exp_t err = gr_sum_into(b, d, ku + 5); /* b := RN(T1 + T2) */
     mpfr_clears(t, d, c, (mpfr_ptr)0);
     if ((long)wp < ku + 8)
         return 0;
-    return gr_sum_err(b, et, ku + 5);
+    return err;
 }
 
 static mpfr_prec_t wp0_tanh(mpfr_prec_t prec, mpfr_srcptr x, mpfr_srcptr s)

@@ -102,9 +102,10 @@ enum geluref_status gr_ziv(const struct gr_fn *fn, mpfr_ptr y, mpfr_srcptr x, mp
                            mpfr_rnd_t rnd, const struct gr_target *tg,
                            struct geluref_stats *stats, int *ternary);
 
-/* Error exponent (for mpfr_can_round) of s = RN(T1 + T2) whose terms have relative error
- * <= 2^(r - PREC(s)) and largest exponent et; 0 when s is 0 (cannot round). */
-mpfr_exp_t gr_sum_err(mpfr_srcptr s, long et, long r);
+/* t1 := RN(t1 + t2) at PREC(t1), the terms having relative error <= 2^(r - PREC(t1)); returns
+ * the error exponent for mpfr_can_round, or 0 when it cannot be bounded (the sum or a term
+ * zero or out of MPFR's range). */
+mpfr_exp_t gr_sum_into(mpfr_ptr t1, mpfr_srcptr t2, long r);
 
 /* erfc(-x/(s sqrt2)) at PREC(e) (s NULL: 1); returns r, relative error <= 2^(r - PREC(e));
  * r = PREC(e) when the precision is too small for the analysis (fn_erfc.c). */

@@ -166,14 +166,26 @@ enum geluref_status gr_ziv(const struct gr_fn *fn, mpfr_ptr y, mpfr_srcptr x, mp
 
 /* s~ = RN(T1~ + T2~) with |Ti~ - Ti| <= 2^(R-wp) |Ti| (R >= 1): then
  * |s~ - (T1+T2)| <= 2 2^(R-wp) (|T1~| + |T2~|) + 2u |s~| <= 2^(R+2+eT-wp) + 2^(EXP(s~)+1-wp)
- * with eT = max EXP(Ti~): the bits lost to cancellation are charged as eT - EXP(s~). */
-mpfr_exp_t gr_sum_err(mpfr_srcptr s, long et, long r)
+ * with eT = max EXP(Ti~): the bits lost to cancellation are charged as eT - EXP(s~).  The
+ * exponents are MPFR's own, never clamped (a clamped eT next to an unclamped EXP(s~) would
+ * charge a million bits too many, or, both clamped, too few); their difference fits in an
+ * int64_t (MPFR's exponents lie within +-2^62). */
+mpfr_exp_t gr_sum_into(mpfr_ptr t1, mpfr_srcptr t2, long r)
 {
-    if (!mpfr_regular_p(s))
+    if (!mpfr_regular_p(t1) || !mpfr_regular_p(t2))
+        return 0; /* a term left MPFR's range: no bound */
+    int64_t e1 = mpfr_get_exp(t1), e2 = mpfr_get_exp(t2);
+    mpfr_add(t1, t1, t2, MPFR_RNDN);
+    if (!mpfr_regular_p(t1))
         return 0;
-    long wp = (long)mpfr_get_prec(s), es = (long)mpfr_get_exp(s);
-    long lost = r + 2 + et - es;
+    int64_t wp = (int64_t)mpfr_get_prec(t1);
+    int64_t d = (e1 > e2 ? e1 : e2) - (int64_t)mpfr_get_exp(t1); /* bits lost, >= -1 */
+    if (d >= wp)
+        return 0;
+    int64_t lost = d + r + 2;
     if (lost < 1)
         lost = 1;
+    if (lost >= wp - 1)
+        return 0;
     return (mpfr_exp_t)(wp - 1 - lost);
 }

@@ -154,6 +154,52 @@ static void test_caller_state(void **state)
     mpfr_clears(x, y, (mpfr_ptr)0);
 }
 
+/* The gradients' sums far out in the negative tail, where both terms lie below 2^-1000000
+ * but inside MPFR's range: the cancellation charge must use the terms' real exponents
+ * (a review found the cap error here for x from -214 and -1178 on). */
+static void test_grad_far_tail(void **state)
+{
+    (void)state;
+    static const double xs[] = { -214, -300, -1200, -5000, -30000 };
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        mpfr_t x, y, v, t;
+        int inex;
+        mpfr_init2(x, 53);
+        mpfr_init2(y, 53);
+        mpfr_inits2(4000, v, t, (mpfr_ptr)0);
+        mpfr_set_d(x, xs[i], MPFR_RNDN);
+        assert_int_equal(geluref_eval_mpfr(GELUREF_GELU_GRAD, y, x, NULL, MPFR_RNDN, NULL, NULL,
+                                           &inex), GELUREF_OK);
+        /* naive at 4000 bits: erfc(-x/sqrt2)/2 + x exp(-x^2/2)/sqrt(2 pi); the terms cancel
+         * by about 1/x^2, far less than the 4000 - 53 spare bits */
+        mpfr_set_d(t, 0.5, MPFR_RNDN);
+        mpfr_sqrt(t, t, MPFR_RNDN);
+        mpfr_mul(t, t, x, MPFR_RNDN);
+        mpfr_neg(t, t, MPFR_RNDN);
+        mpfr_erfc(v, t, MPFR_RNDN);
+        mpfr_div_2ui(v, v, 1, MPFR_RNDN);
+        mpfr_sqr(t, x, MPFR_RNDN);
+        mpfr_div_2ui(t, t, 1, MPFR_RNDN);
+        mpfr_neg(t, t, MPFR_RNDN); /* -x^2/2, exact */
+        mpfr_exp(t, t, MPFR_RNDN);
+        mpfr_mul(t, t, x, MPFR_RNDN);
+        mpfr_t c;
+        mpfr_init2(c, 4000);
+        mpfr_const_pi(c, MPFR_RNDN);
+        mpfr_mul_2ui(c, c, 1, MPFR_RNDN);
+        mpfr_sqrt(c, c, MPFR_RNDN);
+        mpfr_div(t, t, c, MPFR_RNDN);
+        mpfr_add(v, v, t, MPFR_RNDN);
+        mpfr_prec_round(v, 53, MPFR_RNDN);
+        if (!mpfr_equal_p(y, v))
+            fail_msg("gelu_grad(%g) at 53 bits differs from the naive 4000-bit value", xs[i]);
+        assert_int_equal(geluref_eval_mpfr(GELUREF_GELU_TANH_GRAD, y, x, NULL, MPFR_RNDN, NULL,
+                                           NULL, &inex), GELUREF_OK);
+        assert_true(mpfr_signbit(y)); /* negative, or -0 where it underflows the range */
+        mpfr_clears(x, y, v, t, c, (mpfr_ptr)0);
+    }
+}
+
 /* geluref.h promises reentrancy because MPFR keeps its exponent range, flags and constant
  * caches per thread: that needs an MPFR built with thread-local storage. */
 static void test_mpfr_is_thread_safe(void **state)
@@ -171,6 +217,7 @@ int main(void)
         cmocka_unit_test(test_mpfr_layer),
         cmocka_unit_test(test_caller_state),
         cmocka_unit_test(test_mpfr_is_thread_safe),
+        cmocka_unit_test(test_grad_far_tail),
     };
     return cmocka_run_group_tests_name("reference_api", tests, NULL, NULL);
 }
