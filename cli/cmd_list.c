@@ -74,6 +74,11 @@ static int parse_args(struct list_args *r, int ac, char **av)
     while ((c = getopt_long(ac, av, short_opts, long_opts, NULL)) != -1) {
         switch (c) {
         case 'a':
+            if (!*optarg) {
+                cli_error("--adapter needs a spec: a built-in name, plugin:PATH, PATH.so or "
+                          "exec:COMMAND");
+                return -1;
+            }
             r->specs[r->n_specs++] = optarg;
             break;
         case 'o':

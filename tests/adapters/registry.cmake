@@ -54,6 +54,9 @@ cli_test(list_example 0 "list|--adapter|${list_example}"
     OUT "^adapter example [(]version 1[.]0; plug-in [^\n]*libexample[.]so[)]\n  kernel  +func  +dtype  description\n  erfc[.]f64  +gelu  +f64  +0[.]5[*]x[*]erfc[(]-x/sqrt2[)] in double .*\n  tanh[.]f32  +gelu_tanh  +f32  ")
 cli_test(list_two 0 "list|--adapter|mutants|--adapter|plugin:${list_example}"
     OUT "^adapter mutants .*\n\nadapter example ")
+add_test(NAME cli_list_empty_spec
+    COMMAND ${CMAKE_CURRENT_LIST_DIR}/empty_spec.sh $<TARGET_FILE:gelucheck>)
+set_tests_properties(cli_list_empty_spec PROPERTIES LABELS cli)
 cli_test(list_bad_adapter 3 "list|--adapter|nosuch|--adapter|${list_example}"
     ERR "^${e}cannot load adapter 'nosuch': ${list_unknown}\n$" OUT "^adapter example ")
 cli_test(list_bad_plugin 3 "list|--adapter|$<TARGET_FILE:gcfx_bad_dtype>"
