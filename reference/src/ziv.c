@@ -50,7 +50,6 @@ enum gr_outcome gr_decide_near(mpfr_ptr y, mpfr_srcptr a, int dir, double log2_b
     mpfr_prec_t q = (pa > p + 1 ? pa : p + 1) + 2;
     long bexp = bound_exp(log2_bound);
     mpfr_exp_t ea = mpfr_get_exp(a); /* |a| in [2^(ea-1), 2^ea) */
-    enum gr_outcome out = GR_UNDECIDED;
     mpfr_t b, d, t;
 
     if (mpfr_min_prec(a) <= p + 1) {
@@ -84,8 +83,7 @@ enum gr_outcome gr_decide_near(mpfr_ptr y, mpfr_srcptr a, int dir, double log2_b
         mpfr_nextbelow(t);
     *ternary = mpfr_set(y, t, rnd);
     mpfr_clear(t);
-    out = GR_DECIDED;
-    return out;
+    return GR_DECIDED;
 }
 
 enum gr_outcome gr_decide_tail(mpfr_ptr y, int dir, double log2_bound, mpfr_rnd_t rnd,
