@@ -96,21 +96,3 @@ enum gc_status gc_kernel_eval(const struct gc_kernel *k, const void *x, void *y,
     }
     return k->adapter->ops->eval(k->adapter, k, x, y, n, msg, size);
 }
-
-/* ops->close releases the kind's state; the strings and kernels are freed here. */
-void gc_adapter_close(struct gc_adapter *a)
-{
-    if (!a)
-        return;
-    if (a->ops && a->ops->close)
-        a->ops->close(a);
-    for (size_t i = 0; i < a->n_kernels; i++) {
-        free(a->kernels[i].name);
-        free(a->kernels[i].description);
-    }
-    free(a->kernels);
-    free(a->name);
-    free(a->spec);
-    free(a->version);
-    free(a);
-}

@@ -69,6 +69,25 @@ struct gc_adapter *gc_adapter_alloc(enum gc_adapter_kind kind, const char *spec,
     return a;
 }
 
+/* Every kind's adapter is freed here: ops->close releases the kind's state (ops may still be
+ * NULL for a half-built adapter), then the strings, the kernels and the adapter. */
+void gc_adapter_close(struct gc_adapter *a)
+{
+    if (!a)
+        return;
+    if (a->ops && a->ops->close)
+        a->ops->close(a);
+    for (size_t i = 0; i < a->n_kernels; i++) {
+        free(a->kernels[i].name);
+        free(a->kernels[i].description);
+    }
+    free(a->kernels);
+    free(a->name);
+    free(a->spec);
+    free(a->version);
+    free(a);
+}
+
 void gc_msg(char *msg, size_t size, const char *fmt, ...)
 {
     va_list ap;

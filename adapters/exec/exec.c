@@ -9,11 +9,6 @@
 
 #include "exec_internal.h"
 
-static size_t elem_size(enum geluref_dtype dt)
-{
-    return dt == GELUREF_F64 ? 8 : dt == GELUREF_F32 ? 4 : 2; /* f16, bf16: uint16_t bits */
-}
-
 /* A positive number of seconds (+inf: no limit); anything else means the default. */
 static double seconds(double t, double dflt)
 {
@@ -41,32 +36,27 @@ static struct exec_state *state_new(const char *command, const struct gc_open_op
     return s;
 }
 
-/* Moves the banner into a new adapter laid out as gc_adapter_alloc does it (the core frees it
- * with gc_adapter_close: every string with free()). */
+/* Moves the banner into a new adapter (the core frees it with gc_adapter_close). */
 static struct gc_adapter *make_adapter(struct exec_state *s, struct exec_banner *b,
                                        const char *spec)
 {
-    struct gc_adapter *a = calloc(1, sizeof *a);
-    struct gc_kernel *k = calloc(b->n, sizeof *k);
-    char *name = malloc(strlen(s->command) + 1);
-    char *spec_copy = malloc(strlen(spec) + 1);
-    char *version = b->version ? b->version : calloc(1, 1);
+    struct gc_adapter *a = gc_adapter_alloc(GC_ADAPTER_EXEC, spec, b->n);
 
-    if (!a || !k || !name || !spec_copy || !version) {
-        free(a);
-        free(k);
-        free(name);
-        free(spec_copy);
-        if (version != b->version)
-            free(version);
+    if (!a || !(a->name = gc_strdup(s->command))
+        || !(a->version = b->version ? b->version : gc_strdup(""))) {
+        gc_adapter_close(a); /* ops still NULL: frees the strings and the adapter only */
         return NULL;
     }
-    *a = (struct gc_adapter){ GC_ADAPTER_EXEC, strcpy(name, s->command), strcpy(spec_copy, spec),
-                              version, b->n, k, &exec_ops, s };
     b->version = NULL;
+    a->ops = &exec_ops;
+    a->state = s;
     for (size_t i = 0; i < b->n; i++) {
-        k[i] = (struct gc_kernel){ b->k[i].name, b->k[i].desc, b->k[i].func, b->k[i].dtype,
-                                   elem_size(b->k[i].dtype), a, i };
+        struct gc_kernel *k = &a->kernels[i];
+        k->name = b->k[i].name;
+        k->description = b->k[i].desc;
+        k->func = b->k[i].func;
+        k->dtype = b->k[i].dtype;
+        k->elem_size = gc_dtype_size(k->dtype);
         b->k[i].name = b->k[i].desc = NULL;
     }
     return a;

@@ -30,21 +30,6 @@ static char *dup_clean(const char *s, size_t n)
     return d;
 }
 
-/* Same rule as gc_valid_kernel_name (adapters/core/util.c), kept here so that this library
- * needs nothing from the core that links it. */
-static int valid_name(const char *s, size_t n)
-{
-    if (n == 0 || n > 128)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        char c = s[i];
-        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
-              c == '_' || c == '.' || c == '-'))
-            return 0;
-    }
-    return 1;
-}
-
 /* The next space-separated field of *p, NUL-terminated into f (cut at size - 1). */
 static size_t field(const char **p, char *f, size_t size)
 {
@@ -68,7 +53,7 @@ static const char *kernel_check(const struct exec_banner *b, const char *line, s
 
     if (nn == 0 || nf == 0 || nd == 0)
         return "expected 'kernel NAME FUNC DTYPE [DESCRIPTION...]'";
-    if (!valid_name(name, nn))
+    if (nn >= sizeof name || !gc_valid_kernel_name(name))
         return "illegal name (allowed: 1 to 128 of [A-Za-z0-9_.-])";
     for (size_t i = 0; i < b->n; i++)
         if (strcmp(b->k[i].name, name) == 0)
