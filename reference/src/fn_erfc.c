@@ -83,7 +83,7 @@ static enum gr_outcome exact(int *ternary, int inex)
 static enum gr_outcome rules_gelu(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpfr_rnd_t rnd,
                                   const struct gr_target *tg, int *ternary)
 {
-    double lo, hi, l2s = 0;
+    double lo, l2s = 0;
     mpfr_t t;
     mpfr_init2(t, 64);
     if (s) {
@@ -96,7 +96,7 @@ static enum gr_outcome rules_gelu(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpfr
     } else {
         mpfr_set(t, x, MPFR_RNDZ);
     }
-    gr_abs_bounds(t, &lo, &hi);
+    lo = gr_abs_lo(t);
     mpfr_clear(t);
     double l_far = l2s - LOG2E_2 * lo * lo - LOG2_SQRT2PI;
     double l_near = 2.0 * gr_exp(x) - 1.32 - l2s;
@@ -111,8 +111,7 @@ static enum gr_outcome rules_normcdf(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, m
                                      const struct gr_target *tg, int *ternary)
 {
     (void)s;
-    double lo, hi;
-    gr_abs_bounds(x, &lo, &hi);
+    double lo = gr_abs_lo(x);
     return gr_rules_step(y, x, lo >= 1, 1, -LOG2E_2 * lo * lo - LOG2_SQRT2PI,
                          (double)gr_exp(x) - 1.32, rnd, tg, ternary);
 }

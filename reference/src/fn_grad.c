@@ -116,8 +116,7 @@ static enum gr_outcome rules_pdf(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpfr_
                                  const struct gr_target *tg, int *ternary)
 {
     (void)s;
-    double lo, hi;
-    gr_abs_bounds(x, &lo, &hi);
+    double lo = gr_abs_lo(x);
     return gr_decide_tail(y, 1, -LOG2E_2 * lo * lo - LOG2_SQRT2PI, rnd, tg, ternary);
 }
 
@@ -126,8 +125,7 @@ static enum gr_outcome rules_grad2(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpf
                                    const struct gr_target *tg, int *ternary)
 {
     (void)s;
-    double lo, hi;
-    gr_abs_bounds(x, &lo, &hi);
+    double lo = gr_abs_lo(x);
     if (lo < 2)
         return GR_UNDECIDED;
     double l = 2.0 * gr_exp(x) - LOG2E_2 * lo * lo - LOG2_SQRT2PI;
@@ -142,8 +140,7 @@ static enum gr_outcome rules_grad(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpfr
                                   const struct gr_target *tg, int *ternary)
 {
     (void)s;
-    double lo, hi;
-    gr_abs_bounds(x, &lo, &hi);
+    double lo = gr_abs_lo(x);
     double l_far = (double)gr_exp(x) - LOG2E_2 * lo * lo - LOG2_SQRT2PI;
     return gr_rules_step(y, x, lo >= 1, -1, l_far, (double)gr_exp(x) - 0.32, rnd, tg, ternary);
 }

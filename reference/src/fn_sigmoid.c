@@ -44,8 +44,7 @@ static enum gr_outcome rules_sigmoid(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, m
                                      const struct gr_target *tg, int *ternary)
 {
     (void)s;
-    double lo, hi;
-    gr_abs_bounds(x, &lo, &hi);
+    double lo = gr_abs_lo(x);
     double l_far = (double)gr_exp(x) - L1 * lo;
     return gr_rules_gelu_family(y, x, l_far, 2.0 * gr_exp(x) - 1.23, -4, rnd, tg, ternary);
 }

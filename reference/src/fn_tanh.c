@@ -106,8 +106,7 @@ static enum gr_outcome rules_tanh(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpfr
                                   const struct gr_target *tg, int *ternary)
 {
     (void)s;
-    double lo, hi;
-    gr_abs_bounds(x, &lo, &hi);
+    double lo = gr_abs_lo(x);
     double l_far = (double)gr_exp(x) - (L1 * lo + L3 * lo * lo * lo);
     return gr_rules_gelu_family(y, x, l_far, 2.0 * gr_exp(x) - 1.25, -4, rnd, tg, ternary);
 }
@@ -123,8 +122,7 @@ static enum gr_outcome rules_tanh_grad(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s,
                                        int *ternary)
 {
     (void)s;
-    double lo, hi;
-    gr_abs_bounds(x, &lo, &hi);
+    double lo = gr_abs_lo(x);
     double l_far = 3.0 * gr_exp(x) - (L1 * lo + L3 * lo * lo * lo);
     return gr_rules_step(y, x, lo >= 2, -1, l_far, (double)gr_exp(x) - 0.2, rnd, tg, ternary);
 }

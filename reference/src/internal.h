@@ -63,9 +63,9 @@ enum gr_outcome gr_decide_near(mpfr_ptr y, mpfr_srcptr a, int dir, double log2_b
 enum gr_outcome gr_decide_tail(mpfr_ptr y, int dir, double log2_bound, mpfr_rnd_t rnd,
                                const struct gr_target *tg, int *ternary);
 
-/* Safe double bounds of |x|: lo <= |x| <= hi, saturating at 2^300 (beyond which the rules'
- * Gaussian factors are below any exponent MPFR has). */
-void gr_abs_bounds(mpfr_srcptr x, double *lo, double *hi);
+/* A double lower bound of |x|, saturating at 2^300 (beyond which the rules' Gaussian factors
+ * are below any exponent MPFR has); the rules bound log2|x| from above by EXP(x). */
+double gr_abs_lo(mpfr_srcptr x);
 
 /* Exponent of x as a small integer, clamped to [-1000000, 1000000]; 0 for x = 0. */
 long gr_exp(mpfr_srcptr x);

@@ -28,13 +28,12 @@ long gr_exp(mpfr_srcptr x)
     return e > 1000000 ? 1000000 : e < -1000000 ? -1000000 : (long)e;
 }
 
-void gr_abs_bounds(mpfr_srcptr x, double *lo, double *hi)
+double gr_abs_lo(mpfr_srcptr x)
 {
-    /* RNDZ toward 0 gives a lower bound of |x|, RNDA an upper one; saturate at 2^300 so that
-     * lo^3 stays finite: a bound computed with lo = 2^300 is still a valid (weaker) bound. */
-    double l = fabs(mpfr_get_d(x, MPFR_RNDZ)), h = fabs(mpfr_get_d(x, MPFR_RNDA));
-    *lo = l > 0x1p300 ? 0x1p300 : l;
-    *hi = h;
+    /* RNDZ gives a lower bound of |x|; saturated at 2^300 so that lo^3 stays finite: a bound
+     * computed with lo = 2^300 is still a valid (weaker) bound. */
+    double l = fabs(mpfr_get_d(x, MPFR_RNDZ));
+    return l > 0x1p300 ? 0x1p300 : l;
 }
 
 void gr_sqrt_half(mpfr_ptr c)
