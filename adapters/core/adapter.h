@@ -64,6 +64,11 @@ struct gc_adapter {
     struct gc_kernel *kernels;
     const struct gc_adapter_ops *ops;
     void *state;     /* the kind's own */
+    /* In-process kernels (built-ins, plug-ins): evals after which the kernel had left the
+     * rounding mode, FTZ or DAZ changed (the host restores them after every eval), and what
+     * the last such eval left.  Always 0 for exec adapters (their environment is their own). */
+    uint64_t fpenv_modified;
+    char fpenv_what[96];
 };
 
 /* Options for opening an adapter. */

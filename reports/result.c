@@ -1,0 +1,2 @@
+/* result.c: being written. */
+#include <jansson.h>

@@ -1,0 +1,2 @@
+/* bits.c: being written (see suites.h). */
+#include "suites.h"

@@ -1,0 +1,2 @@
+/* ctx.c: being written (see suites.h). */
+#include "suites.h"

@@ -1,0 +1,2 @@
+/* errstat.c: being written (see suites.h). */
+#include "suites.h"

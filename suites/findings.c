@@ -1,0 +1,2 @@
+/* findings.c: being written (see suites.h). */
+#include "suites.h"

@@ -1,0 +1,2 @@
+/* fingerprint.c: being written (see suites.h). */
+#include "suites.h"

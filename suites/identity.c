@@ -1,0 +1,2 @@
+/* identity.c: being written (see suites.h). */
+#include "suites.h"

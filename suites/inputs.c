@@ -1,0 +1,2 @@
+/* inputs.c: being written (see suites.h). */
+#include "suites.h"

@@ -1,0 +1,2 @@
+/* json.c: being written (see suites.h). */
+#include "suites.h"

@@ -1,0 +1,2 @@
+/* measure.c: being written (see suites.h). */
+#include "suites.h"

@@ -1,0 +1,2 @@
+/* names.c: being written (see suites.h). */
+#include "suites.h"

@@ -1,0 +1,2 @@
+/* parallel.c: being written (see suites.h). */
+#include "suites.h"

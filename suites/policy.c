@@ -1,0 +1,2 @@
+/* policy.c: being written (see suites.h). */
+#include "suites.h"

@@ -1,0 +1,2 @@
+/* policy_ini.c: being written (see suites.h). */
+#include "suites.h"

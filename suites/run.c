@@ -1,0 +1,2 @@
+/* run.c: being written (see suites.h). */
+#include "suites.h"

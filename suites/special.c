@@ -1,0 +1,2 @@
+/* special.c: being written (see suites.h). */
+#include "suites.h"

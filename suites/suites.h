@@ -1,0 +1,478 @@
+/* The conformance suites (DESIGN.md sections 4, 6, 7 and 8): measuring a kernel against the
+ * correctly rounded reference, findings, policies, the six suites and the run of one kernel.
+ * Module prefix gs_.  Internal to gelucheck (not installed); nothing here prints or exits.
+ *
+ * Data flow: the CLI opens one adapter per thread (adapters/core/adapter.h), resolves the
+ * policy (gs_policy_*), and calls gs_run_kernel() per kernel.  Each suite accumulates into
+ * plain structs (gs_errstat, gs_findings) per thread, merges them in an order-independent way
+ * (counts, maxima with ties broken by the smallest bit pattern), and finally describes itself
+ * as a jansson object (the "suites" entries of the JSON result, schema gelucheck-result/1).
+ * Every consumer after that (terminal summary, JSON file, reports) reads the JSON.
+ */
+#ifndef GELUCHECK_SUITES_H
+#define GELUCHECK_SUITES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <jansson.h>
+#include <mpfr.h>
+
+#include <geluref.h>
+
+#include "adapter.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---------------------------------------------------------------- names (names.c) -------- */
+
+/* Suites, in the order DESIGN.md section 6 lists them and a run performs them. */
+enum gs_suite {
+    GS_SUITE_ULP = 0,
+    GS_SUITE_SPECIAL,
+    GS_SUITE_IDENTITY,
+    GS_SUITE_TAIL,
+    GS_SUITE_VECTOR,
+    GS_SUITE_FINGERPRINT,
+    GS_N_SUITES
+};
+#define GS_SUITES_ALL ((1u << GS_N_SUITES) - 1u)
+const char *gs_suite_name(enum gs_suite s);               /* "ulp", ...; NULL if unknown */
+int gs_suite_from_name(const char *name, enum gs_suite *s); /* 0 on success */
+/* Parses "ulp,special" (comma separated, spaces around words ignored, "all" = every suite)
+ * into a bit mask of (1u << enum gs_suite).  On failure returns nonzero and copies the
+ * offending word (or "" for an empty list or an empty word) into bad (bad_size bytes). */
+int gs_suite_mask_parse(const char *list, unsigned *mask, char *bad, size_t bad_size);
+
+/* Finding kinds (contract: DESIGN.md section 6), in its order. */
+enum gs_kind {
+    GS_K_ULP_EXCEEDED = 0,
+    GS_K_NAN_OUTPUT,
+    GS_K_INF_OUTPUT,
+    GS_K_WRONG_SIGN,
+    GS_K_PREMATURE_FLUSH,
+    GS_K_FTZ,
+    GS_K_SIGNED_ZERO,
+    GS_K_SPECIAL_VALUE,
+    GS_K_IDENTITY_VIOLATION,
+    GS_K_BOUND_VIOLATION,
+    GS_K_NON_MONOTONIC,
+    GS_K_POSITION_DEPENDENT,
+    GS_K_ALIGNMENT_DEPENDENT,
+    GS_K_INPLACE_MISMATCH,
+    GS_K_LANE_CONTAMINATION,
+    GS_K_NONDETERMINISTIC,
+    GS_K_OUT_OF_BOUNDS_WRITE,
+    GS_K_INPUT_MODIFIED,
+    GS_K_FPENV_MODIFIED,
+    GS_K_DECLARED_MISMATCH,
+    GS_K_CRASH,
+    GS_K_TIMEOUT,
+    GS_K_ADAPTER_ERROR,
+    GS_N_KINDS,
+    GS_K_NONE = GS_N_KINDS /* "no finding": a correctly rounded output, a passing check */
+};
+const char *gs_kind_name(enum gs_kind k); /* "ulp_exceeded", ...; NULL for GS_K_NONE/unknown */
+int gs_kind_from_name(const char *name, enum gs_kind *k);
+
+/* Regions of x (DESIGN.md section 6): x < -10, [-10,-5), [-5,-1), [-1,0), [0,1), x >= 1.
+ * -0 belongs to [-1,0), +0 to [0,1); NaN to none. */
+enum gs_region {
+    GS_R_LT_M10 = 0,
+    GS_R_M10_M5,
+    GS_R_M5_M1,
+    GS_R_M1_0,
+    GS_R_0_1,
+    GS_R_GE_1,
+    GS_N_REGIONS,
+    GS_R_NONE = GS_N_REGIONS /* not tied to one input (a vector-suite finding, a NaN x) */
+};
+const char *gs_region_name(enum gs_region r); /* "x<-10", "[-10,-5)", "[-5,-1)", "[-1,0)",
+                                                 "[0,1)", "x>=1", "none" */
+enum gs_region gs_region_of(enum geluref_dtype dt, uint64_t xbits);
+
+enum gs_verdict { GS_PASS = 0, GS_FAIL = 1, GS_SKIP = 2, GS_ERROR = 3 };
+const char *gs_verdict_name(enum gs_verdict v); /* "pass", "fail", "skip", "error" */
+/* The more severe of two verdicts for aggregation: error > fail > pass > skip. */
+enum gs_verdict gs_verdict_worse(enum gs_verdict a, enum gs_verdict b);
+
+/* ---------------------------------------------------------------- dtype bits (bits.c) ---- */
+
+/* Small exact helpers on bit patterns of a dtype (no rounding anywhere). */
+int gs_is_nan(enum geluref_dtype dt, uint64_t b);
+int gs_is_inf(enum geluref_dtype dt, uint64_t b);
+int gs_is_zero(enum geluref_dtype dt, uint64_t b);
+int gs_is_subnormal(enum geluref_dtype dt, uint64_t b); /* nonzero subnormal */
+int gs_sign(enum geluref_dtype dt, uint64_t b);         /* 1 when the sign bit is set */
+uint64_t gs_neg(enum geluref_dtype dt, uint64_t b);     /* flips the sign bit */
+uint64_t gs_abs(enum geluref_dtype dt, uint64_t b);
+/* Position in the ordered set of values with +0 and -0 at one position: -inf ... -0=+0 ...
+ * +inf as consecutive signed integers (0 for +-0, 1 for the smallest positive subnormal,
+ * -1 for its negative).  Undefined for NaN. */
+int64_t gs_pos(enum geluref_dtype dt, uint64_t b);
+/* The value at a position (the inverse of gs_pos, +0 for 0); positions beyond +-inf clamp. */
+uint64_t gs_from_pos(enum geluref_dtype dt, int64_t pos);
+/* The nearest double of a value of the dtype (exact for all dtypes: f16/bf16/f32 widen). */
+double gs_to_double(enum geluref_dtype dt, uint64_t b);
+/* Bits of a double rounded to the dtype (RN; used only to build probe inputs, never to round
+ * reference values). */
+uint64_t gs_from_double(enum geluref_dtype dt, double v);
+/* Reads/writes element i of an array of the dtype in memory (8, 4, 2 or 2 bytes). */
+uint64_t gs_load(enum geluref_dtype dt, const void *array, size_t i);
+void gs_store(enum geluref_dtype dt, void *array, size_t i, uint64_t b);
+/* "x = -5.5403614 (-0x1.629c1ep+2, 0xc0b14e0f)"-style strings: dec, hex and bits of b in one
+ * buffer (at least GS_VALUE_TEXT bytes). */
+#define GS_VALUE_TEXT 96
+void gs_format_value(char *buf, size_t size, enum geluref_dtype dt, uint64_t b);
+
+/* ---------------------------------------------------------------- reference (measure.c) -- */
+
+/* A per-thread workspace for reference evaluations (MPFR variables, counters).  Not shared
+ * between threads. */
+struct gs_ref;
+/* cfg may be NULL (defaults); the scale in cfg is used for GELUREF_GELU_SCALED. */
+struct gs_ref *gs_ref_new(const struct geluref_config *cfg);
+void gs_ref_free(struct gs_ref *r);
+/* Counters of every geluref call made through r (added to, never reset). */
+const struct geluref_stats *gs_ref_stats(const struct gs_ref *r);
+
+/* What the reference says about f(x) in dt, from ONE evaluation:
+ *   the exact value rounded to odd at p + 16 bits (MPFR's full exponent range): RZ at
+ *   precision p + 16 with the ternary value, then the last bit set when inexact.  Rounding
+ *   that value into the dtype in any mode gives the same bits as rounding the exact value
+ *   (round-to-odd with at least 2 extra bits, Boldo and Melquiond 2008; subnormal targets
+ *   have fewer bits, so still at least 2 extra), and its relative distance to the exact value
+ *   is below 2^-(p+15): enough for the ulp error (DESIGN.md section 4: p + 12 bits).
+ * Tests cross-check rn/rd/ru against geluref_eval() on every f16/bf16 input and many f32/f64
+ * inputs. */
+struct gs_refval {
+    uint64_t x;        /* input bits */
+    uint64_t rn;       /* RN(f(x)) in dt: "want" */
+    uint64_t rd, ru;   /* RD(f(x)), RU(f(x)): the faithful pair (equal when exact) */
+    int exact;         /* f(x) is a value of the dtype (rn == rd == ru) */
+    int nan;           /* f(x) is NaN (x NaN) */
+};
+/* Evaluates f at x.  Returns GELUREF_OK, or GELUREF_E_PREC_CAP (internal error: the caller
+ * records it and the run exits 4). */
+enum geluref_status gs_ref_eval(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
+                                uint64_t x, struct gs_refval *out);
+
+/* The measurement of one kernel output y against the reference (policy-independent). */
+struct gs_meas {
+    uint64_t x, got, want;  /* input, output, RN(f(x)) */
+    int cr;                 /* got == want (bit for bit; any NaN equals any NaN) */
+    int faithful;           /* got is RD(f) or RU(f) (+0/-0 counted by value) */
+    int64_t cr_distance;    /* |gs_pos(got) - gs_pos(want)|; -1 when either is NaN */
+    double ulp;             /* |got - f(x)| / ulp(f(x)) (DESIGN.md section 4), from the p+16-bit
+                               value; +inf when got is +-inf or NaN and f(x) is finite; 0 when
+                               both are the same infinity or both NaN */
+    double abs_err;         /* |got - f(x)| as a double (+inf when non-finite) */
+    double rel_err;         /* abs_err / |f(x)| (+inf when f(x) = 0 and got != 0; 0 when both 0) */
+    enum gs_kind defect;    /* primary kind of DESIGN.md section 4, thresholds not applied:
+                               nan_output, inf_output, wrong_sign, premature_flush, ftz,
+                               signed_zero, ulp_exceeded (any other non-CR output), or
+                               GS_K_NONE when cr */
+    int want_class;         /* GS_WANT_ZERO, GS_WANT_SUBNORMAL, GS_WANT_NORMAL, GS_WANT_INF,
+                               GS_WANT_NAN: of RN(f(x)) */
+};
+enum { GS_WANT_ZERO = 0, GS_WANT_SUBNORMAL, GS_WANT_NORMAL, GS_WANT_INF, GS_WANT_NAN };
+
+/* Measures output y for input x (evaluates the reference once).  Status as gs_ref_eval. */
+enum geluref_status gs_measure(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
+                               uint64_t x, uint64_t y, struct gs_meas *m);
+
+/* ---------------------------------------------------------------- policies (policy.c) ---- */
+
+/* What a finding of a kind does to the verdict. */
+enum gs_severity { GS_SEV_FAIL = 0, GS_SEV_WARN = 1, GS_SEV_IGNORE = 2 };
+/* Where the accuracy thresholds apply. */
+enum gs_domain { GS_DOMAIN_ALL = 0, GS_DOMAIN_NORMAL = 1 };
+
+/* The effective values of every policy key for one (func, dtype).  README.md publishes the
+ * meaning of each key and the built-in tables; policy files use the same key names. */
+struct gs_policy_values {
+    double max_ulp;          /* max_ulp: ulp error allowed (INFINITY = no limit) */
+    double max_cr_distance;  /* max_cr_distance: positions from RN(f(x)) allowed (INFINITY) */
+    int faithful;            /* faithful: the output must be RD(f(x)) or RU(f(x)) */
+    double abs_tol;          /* abs_tol: an output within this absolute error of f(x) passes
+                                every accuracy check (max_ulp, max_cr_distance, faithful,
+                                premature_flush, ftz); 0 = none */
+    enum gs_domain accuracy_domain; /* accuracy_domain = all | normal: where max_ulp,
+                                max_cr_distance and faithful apply (normal: only where
+                                RN(f(x)) is a normal number) */
+    int special_zero_sign;   /* special_zero_sign = exact | any: whether the special suite
+                                judges the sign of a zero result (severity of signed_zero
+                                findings of the special suite: any = warn) */
+    int nan_at_neg_inf;      /* nan_at_neg_inf = fail | allow: NaN for x = -inf (allow: the
+                                special_value finding is a warning) */
+    enum gs_severity severity[GS_N_KINDS]; /* one key per finding kind (its contract name):
+                                fail | warn | ignore.  crash, timeout and adapter_error are
+                                always fail (not settable). */
+};
+
+struct gs_policy; /* a named built-in, possibly overridden by an INI file */
+
+/* Built-in policies: "strict", "faithful", "default", "lenient". */
+const char *const *gs_policy_builtin_names(void); /* NULL-terminated */
+/* A built-in by name; NULL if none (the caller then tries a file). */
+struct gs_policy *gs_policy_builtin(const char *name);
+/* Reads an INI policy file (inih).  Layout and keys: README.md "Policies".  On failure returns
+ * NULL and msg gets one line naming the file, the line and the key ("policy.ini:7: unknown key
+ * 'max_ulps' in section [gelu.f32]"). */
+struct gs_policy *gs_policy_load(const char *path, char *msg, size_t size);
+void gs_policy_free(struct gs_policy *p);
+const char *gs_policy_name(const struct gs_policy *p); /* "default", or the file's base name */
+/* The effective values for (func, dtype): the built-in's table, then the file's sections in
+ * order of specificity ([all], [DTYPE], [FUNC], [FUNC.DTYPE]). */
+void gs_policy_resolve(const struct gs_policy *p, enum geluref_func f, enum geluref_dtype dt,
+                       struct gs_policy_values *v);
+/* The values as a JSON object of key -> value (strings "fail"/"warn"/"ignore", numbers,
+ * "inf" for INFINITY, true/false, "all"/"normal", "exact"/"any", "fail"/"allow"). */
+json_t *gs_policy_values_json(const struct gs_policy_values *v);
+
+/* The kind an accuracy measurement counts as under v, or GS_K_NONE when it passes:
+ * applies abs_tol, accuracy_domain, max_ulp, max_cr_distance and faithful to m->defect's
+ * ulp_exceeded; nan_output, inf_output, wrong_sign, premature_flush, ftz and signed_zero are
+ * returned as is unless abs_tol excuses them (flushes and zero signs within abs_tol).
+ * Severity is not applied here (the finding is recorded; its severity decides the verdict). */
+enum gs_kind gs_policy_judge(const struct gs_policy_values *v, const struct gs_meas *m);
+
+/* ---------------------------------------------------------------- findings (findings.c) -- */
+
+#define GS_WORST_K 10 /* worst findings kept per (kind, region) */
+
+/* One failing input or failed check.  Value kinds carry x/got/want; vector-suite kinds carry
+ * the offending input and outputs where there is one, and say the rest in detail. */
+struct gs_finding {
+    enum gs_kind kind;
+    enum gs_region region;   /* of x; GS_R_NONE when not tied to one input */
+    int has_x, has_got, has_want;
+    uint64_t x, got, want;   /* dtype bits */
+    double score;            /* sort key, larger = worse: the ulp error for value kinds
+                                (+inf for non-finite outputs), else a kind-specific measure
+                                documented where the finding is made (0 if none) */
+    double ulp;              /* ulp error, NAN when not applicable */
+    double abs_err;          /* absolute error, NAN when not applicable */
+    char detail[200];        /* one line, lower case: what was checked and what was seen */
+};
+
+/* Per (kind, region): the count and the GS_WORST_K worst, ordered by score (larger first),
+ * ties broken by the smaller x bits then the smaller got bits, so merging in any order gives
+ * the same list. */
+struct gs_bucket {
+    uint64_t count;
+    size_t n_worst;
+    struct gs_finding worst[GS_WORST_K];
+};
+struct gs_findings {
+    struct gs_bucket *b[GS_N_KINDS][GS_N_REGIONS + 1]; /* allocated on first use */
+    int nomem;                                        /* an allocation failed (counts kept) */
+};
+void gs_findings_init(struct gs_findings *f);
+void gs_findings_release(struct gs_findings *f);
+void gs_findings_add(struct gs_findings *f, const struct gs_finding *x);
+void gs_findings_merge(struct gs_findings *into, const struct gs_findings *from);
+uint64_t gs_findings_count(const struct gs_findings *f, enum gs_kind k); /* all regions */
+/* Whether any recorded finding has severity fail under v (crash/timeout/adapter_error:
+ * always). */
+int gs_findings_fail(const struct gs_findings *f, const struct gs_policy_values *v);
+/* The single worst failing finding (by severity fail first, then kind order, then score);
+ * NULL when none.  For the terminal summary. */
+const struct gs_finding *gs_findings_worst(const struct gs_findings *f,
+                                           const struct gs_policy_values *v);
+
+/* ---------------------------------------------------------------- error statistics ------- */
+
+/* cr_distance histogram buckets: 0, 1, 2, 3-4, 5-16, 17-256, > 256, not comparable (NaN). */
+#define GS_HIST_N 8
+const char *gs_hist_label(int i); /* "0", "1", "2", "3-4", "5-16", "17-256", ">256", "nan" */
+
+/* Mergeable accuracy statistics over a set of inputs (errstat.c).  Maxima keep their
+ * argument; ties go to the smaller x bits, so merging in any order gives the same result. */
+struct gs_errstat {
+    uint64_t points;      /* outputs measured */
+    uint64_t cr;          /* correctly rounded (RN) */
+    uint64_t faithful;
+    uint64_t nonfinite;   /* NaN or inf outputs where f(x) is finite (not in max_ulp) */
+    uint64_t hist[GS_HIST_N];
+    double max_ulp;       /* over finite outputs; -1 when none */
+    uint64_t max_ulp_x, max_ulp_got, max_ulp_want;
+    double max_abs, max_rel; /* over finite outputs; -1 when none */
+    uint64_t max_abs_x, max_rel_x;
+};
+void gs_errstat_init(struct gs_errstat *s);
+void gs_errstat_add(struct gs_errstat *s, const struct gs_meas *m);
+void gs_errstat_merge(struct gs_errstat *into, const struct gs_errstat *from);
+/* {"points", "correctly_rounded", "fraction_correctly_rounded", "faithful", "nonfinite",
+ *  "max_ulp", "max_ulp_at": {x, got, want as value objects}, "max_abs_err", "max_rel_err",
+ *  "cr_distance_histogram": {"0": n, ...}}; numbers never non-finite (null instead). */
+json_t *gs_errstat_json(const struct gs_errstat *s, enum geluref_dtype dt);
+
+/* ---------------------------------------------------------------- JSON helpers (json.c) -- */
+
+/* {"dec": "-5.5403614", "hex": "-0x1.629c1ep+2", "bits": "0xc0b14e0f"} */
+json_t *gs_value_json(enum geluref_dtype dt, uint64_t bits);
+/* A double as a JSON number, or the string "inf", "-inf", "nan" when not finite. */
+json_t *gs_real_json(double v);
+/* The command that reproduces a value finding: "gelucheck ref FUNC --dtype DT 0x...". */
+void gs_ref_command(char *buf, size_t size, enum geluref_func f, enum geluref_dtype dt,
+                    uint64_t x);
+/* The findings of a suite: {"counts": [{"kind", "region", "count", "severity"}...],
+ *  "findings": [{"kind", "region", "severity", "x", "got", "want", "ulp", "abs_err",
+ *  "detail", "command"}...]} added into obj (its "finding_counts" and "findings" members),
+ * kinds in enum order, regions in enum order, worst first. */
+void gs_findings_json(json_t *obj, const struct gs_findings *f, const struct gs_policy_values *v,
+                      enum geluref_func func, enum geluref_dtype dt);
+
+/* ---------------------------------------------------------------- inputs (inputs.c) ------ */
+
+/* A small, fast, seedable generator (splitmix64): deterministic for a given seed on every
+ * platform. */
+struct gs_rng { uint64_t s; };
+void gs_rng_seed(struct gs_rng *r, uint64_t seed);
+uint64_t gs_rng_next(struct gs_rng *r);
+/* Uniform in [0, n) (n > 0), without modulo bias. */
+uint64_t gs_rng_below(struct gs_rng *r, uint64_t n);
+/* The seed for a sub-stream (suite, chunk): independent of thread count and order. */
+uint64_t gs_seed_mix(uint64_t seed, uint64_t a, uint64_t b);
+
+/* Target inputs and thresholds of (f, dt) (targets.c), found with the reference by bisection
+ * over positions and checked at their neighbours.  The "underflow side" is x < 0 for every
+ * func except erfc (x > 0) and erf (none); the "saturation side" is x > 0 (gelu family: f(x)
+ * = x; grads, normcdf, erf: 1), x < 0 for erfc (2) and erf also has x < 0 (-1); normpdf has
+ * none.  A field is valid only when its has_ flag is set. */
+struct gs_targets {
+    int has_last_nonzero;   /* the underflow-side x farthest from 0 whose RN(f(x)) is not zero */
+    uint64_t last_nonzero;  /*   (binary32 gelu: -14.356067657470703) */
+    int has_last_normal;    /* the underflow-side x farthest from 0 whose RN(f(x)) is normal */
+    uint64_t last_normal;
+    int has_sat;            /* the saturation-side x nearest 0 from which on RN(f(x)) equals */
+    uint64_t sat;           /*   the limit (x itself for the gelu family) */
+    int has_sat_neg;        /* erf only: the same on x < 0 (-1) */
+    uint64_t sat_neg;
+    int has_min;            /* the x nearest the function's own minimum (gelu family: x*, */
+    uint64_t min_x;         /*   gelu_grad: -sqrt2), and RN of the minimum value */
+    uint64_t min_value;
+    uint64_t *x;            /* every target input (sorted by bits, no duplicates): +-64 floats
+                               around each threshold above and around min_x, the first odd
+                               subnormals and lowest-normal-binade inputs of both signs
+                               (midpoint traps of x/2), +-1, +-2, +-3, the dtype's extremes */
+    size_t n;
+};
+/* Finds them (about a hundred reference evaluations per threshold).  Status as
+ * gs_ref_eval. */
+enum geluref_status gs_targets_build(struct gs_ref *r, enum geluref_func f,
+                                     enum geluref_dtype dt, struct gs_targets *t);
+void gs_targets_release(struct gs_targets *t);
+/* The targets as JSON: {"last_nonzero": value, "last_normal", "saturation", "saturation_neg",
+ * "minimum_at", "minimum", "count"} (absent members for missing thresholds). */
+json_t *gs_targets_json(const struct gs_targets *t, enum geluref_dtype dt);
+
+/* ---------------------------------------------------------------- threads (parallel.c) --- */
+
+/* Runs fn(arg, thread, item) for item = 0 .. n_items-1 on n_threads threads (thread =
+ * 0 .. n_threads-1; thread 0 is the caller), items handed out in order by an atomic counter.
+ * fn returns 0, or nonzero to stop handing out further items (an error it records itself).
+ * Returns 0, or nonzero when a thread could not be started (then the caller's thread did all
+ * the work: the result is the same). */
+int gs_parallel_for(unsigned n_threads, uint64_t n_items,
+                    int (*fn)(void *arg, unsigned thread, uint64_t item), void *arg);
+
+/* ---------------------------------------------------------------- running a kernel ------- */
+
+/* Progress callback: a suite reports how far it is (done of total inputs); may be called from
+ * any thread, at most a few times per second per thread; the callee serialises. */
+typedef void (*gs_progress_fn)(void *arg, const char *kernel, const char *suite,
+                               uint64_t done, uint64_t total);
+
+struct gs_config {
+    unsigned suites;         /* mask of (1u << enum gs_suite) */
+    const struct gs_policy *policy;
+    uint64_t seed;           /* --seed (default 1) */
+    uint64_t samples;        /* --samples: ulp-suite random inputs for f32/f64; 0 = default */
+    int exhaustive;          /* --exhaustive: every input of the dtype in the ulp suite */
+    int has_range;           /* --range LO:HI: sweeps (ulp, tail) restricted to [lo, hi] */
+    double range_lo, range_hi;
+    unsigned threads;        /* >= 1 */
+    struct geluref_config ref; /* reference settings (prec cap) */
+    gs_progress_fn progress; /* may be NULL */
+    void *progress_arg;
+};
+void gs_config_init(struct gs_config *c); /* all suites, default policy NULL (caller sets),
+                                             seed 1, samples 0, threads 1 */
+
+/* One kernel to test: the same kernel opened once per thread (k[t] belongs to an adapter
+ * opened for thread t; k[0] is used by the single-threaded suites). */
+struct gs_target {
+    const struct gc_kernel *const *k; /* n_threads entries */
+    unsigned n_threads;
+    const char *adapter;             /* the adapter spec as given, for the JSON */
+};
+
+/* What every suite gets. */
+struct gs_ctx {
+    const struct gs_config *cfg;
+    const struct gs_target *t;
+    enum geluref_func func;          /* what the kernel declares */
+    enum geluref_dtype dt;
+    size_t elem;                     /* element size */
+    struct gs_policy_values pv;      /* resolved for (func, dt) */
+    struct gs_ref **ref;             /* one workspace per thread (n_threads) */
+    struct gs_targets targets;       /* built once per kernel by gs_ctx_init */
+    int internal_error;              /* set when the reference failed (cap): exit 4 */
+    char internal_msg[256];
+};
+
+/* The result of one suite on one kernel. */
+struct gs_suite_result {
+    enum gs_suite suite;
+    enum gs_verdict verdict;
+    uint64_t points;                 /* inputs checked */
+    struct gs_findings findings;
+    json_t *metrics;                 /* suite-specific metrics (owned); may be NULL */
+    json_t *inputs;                  /* description of the input sets (owned); may be NULL */
+    char note[256];                  /* why skipped, or the error; "" otherwise */
+};
+
+/* Prepares c for running suites on t (ctx.c): func, dtype and element size from t->k[0],
+ * the policy values resolved from cfg->policy (which must be set), one reference workspace
+ * per thread, and the targets (gs_targets_build).  Returns 0, or nonzero with msg set (no
+ * memory, or the reference failed: then c->internal_error is set too). */
+int gs_ctx_init(struct gs_ctx *c, const struct gs_config *cfg, const struct gs_target *t,
+                char *msg, size_t size);
+void gs_ctx_release(struct gs_ctx *c);
+
+/* Evaluates the kernel of thread t on n inputs (ctx.c); on failure records an adapter_error
+ * or timeout finding into f (when f is not NULL) with the message, and returns the status.
+ * A kernel that left the floating-point environment changed (adapter's fpenv_modified
+ * counter grew) gets an fpenv_modified finding in f (the host has restored it). */
+enum gc_status gs_kernel_eval(const struct gs_ctx *c, unsigned t, const void *x, void *y,
+                              size_t n, struct gs_findings *f);
+
+/* The six suites (ulp.c, special.c, identity.c, tail.c, vector.c, fingerprint.c).  Each fills
+ * r (r->suite set, findings initialised by the caller) and never prints.  The verdict: skip
+ * when the suite does not apply (fingerprint on non-gelu funcs: "n/a"), error when the kernel
+ * could not be served, fail when a finding fails under c->pv, else pass. */
+void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r);
+void gs_suite_special(struct gs_ctx *c, struct gs_suite_result *r);
+void gs_suite_identity(struct gs_ctx *c, struct gs_suite_result *r);
+void gs_suite_tail(struct gs_ctx *c, struct gs_suite_result *r);
+void gs_suite_vector(struct gs_ctx *c, struct gs_suite_result *r);
+void gs_suite_fingerprint(struct gs_ctx *c, struct gs_suite_result *r);
+
+/* Runs the suites of cfg on one kernel and returns its JSON object (the "kernels" entry of
+ * the result): adapter, kernel, description, func, dtype, verdict, fingerprint (the
+ * fingerprint suite's metrics, or {"detected": "n/a"}), suites[], targets, and, copied from
+ * the ulp suite's metrics, "vs_exact" for a kernel declaring gelu_tanh / gelu_sigmoid
+ * (gelu_tanh_grad): its error statistics against gelu (gelu_grad) over the same inputs.  *internal is set
+ * when the reference failed (exit 4).  *timing_s gets the wall time (kept apart from the
+ * JSON so that results compare byte for byte). */
+json_t *gs_run_kernel(const struct gs_config *cfg, const struct gs_target *t, int *internal,
+                      double *timing_s);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,2 @@
+/* tail.c: being written (see suites.h). */
+#include "suites.h"

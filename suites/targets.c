@@ -1,0 +1,2 @@
+/* targets.c: being written (see suites.h). */
+#include "suites.h"

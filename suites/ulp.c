@@ -1,0 +1,2 @@
+/* ulp.c: being written (see suites.h). */
+#include "suites.h"

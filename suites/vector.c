@@ -1,0 +1,2 @@
+/* vector.c: being written (see suites.h). */
+#include "suites.h"

@@ -1,0 +1,1 @@
+# tests of the suites module: run (owned by one change at a time)

@@ -1,0 +1,1 @@
+# tests of the suites module: vector_fingerprint (owned by one change at a time)
