@@ -1,2 +1,120 @@
-/* ctx.c: being written (see suites.h). */
+/* What every suite gets (struct gs_ctx) and the one way suites call a kernel. */
+#include <stdio.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "suites.h"
+
+void gs_config_init(struct gs_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->suites = GS_SUITES_ALL;
+    c->seed = 1;
+    c->threads = 1;
+    geluref_config_init(&c->ref);
+}
+
+int gs_ctx_init(struct gs_ctx *c, const struct gs_config *cfg, const struct gs_target *t,
+                char *msg, size_t size)
+{
+    memset(c, 0, sizeof *c);
+    c->cfg = cfg;
+    c->t = t;
+    if (t->n_threads == 0 || t->k == NULL || t->k[0] == NULL || cfg->policy == NULL) {
+        snprintf(msg, size, "internal: gs_ctx_init needs a kernel and a policy");
+        return -1;
+    }
+    const struct gc_kernel *k = t->k[0];
+    c->func = k->func;
+    c->dt = k->dtype;
+    c->elem = k->elem_size;
+    gs_policy_resolve(cfg->policy, c->func, c->dt, &c->pv);
+    c->ref = calloc(t->n_threads, sizeof *c->ref);
+    if (c->ref == NULL)
+        goto nomem;
+    for (unsigned i = 0; i < t->n_threads; i++)
+        if ((c->ref[i] = gs_ref_new(&cfg->ref)) == NULL)
+            goto nomem;
+    enum geluref_status st = gs_targets_build(c->ref[0], c->func, c->dt, &c->targets);
+    if (st != GELUREF_OK) {
+        c->internal_error = 1;
+        snprintf(c->internal_msg, sizeof c->internal_msg,
+                 "reference failed while finding the thresholds of %s %s: %s",
+                 geluref_func_name(c->func), geluref_dtype_name(c->dt), geluref_strerror(st));
+        snprintf(msg, size, "%s", c->internal_msg);
+        return -1;
+    }
+    return 0;
+nomem:
+    snprintf(msg, size, "out of memory preparing kernel '%s'", k->name);
+    return -1;
+}
+
+void gs_ctx_release(struct gs_ctx *c)
+{
+    if (c->ref) {
+        for (unsigned i = 0; i < c->t->n_threads; i++)
+            gs_ref_free(c->ref[i]);
+        free(c->ref);
+        c->ref = NULL;
+    }
+    gs_targets_release(&c->targets);
+}
+
+void *gs_buf_alloc(size_t bytes)
+{
+    /* GS_BUF_SLACK is a multiple of 64, so the user pointer keeps aligned_alloc's alignment */
+    _Static_assert(GS_BUF_SLACK % 64 == 0, "slack keeps the 64-byte alignment");
+    if (bytes > SIZE_MAX - 2 * GS_BUF_SLACK - 63)
+        return NULL;
+    size_t total = (bytes + 2 * GS_BUF_SLACK + 63) / 64 * 64;
+    unsigned char *p = aligned_alloc(64, total);
+    if (p == NULL)
+        return NULL;
+    memset(p, 0, total);
+    return p + GS_BUF_SLACK;
+}
+
+void gs_buf_free(void *p)
+{
+    if (p)
+        free((unsigned char *)p - GS_BUF_SLACK);
+}
+
+enum gc_status gs_kernel_eval(const struct gs_ctx *c, unsigned t, const void *x, void *y,
+                              size_t n, struct gs_findings *f)
+{
+    const struct gc_kernel *k = c->t->k[t];
+    uint64_t before = k->adapter->fpenv_modified;
+    char msg[512];
+
+    msg[0] = '\0';
+    enum gc_status st = gc_kernel_eval(k, x, y, n, msg, sizeof msg);
+    if (f == NULL)
+        return st;
+    if (k->adapter->fpenv_modified != before) {
+        struct gs_finding fd = { .kind = GS_K_FPENV_MODIFIED, .region = GS_R_NONE,
+                                 .ulp = NAN, .abs_err = NAN };
+        snprintf(fd.detail, sizeof fd.detail,
+                 "the kernel returned with the floating-point environment changed (%.95s; "
+                 "batch of %zu)", k->adapter->fpenv_what, n);
+        gs_findings_add(f, &fd);
+    }
+    if (st != GC_OK) {
+        struct gs_finding fd = { .kind = st == GC_E_TIMEOUT ? GS_K_TIMEOUT : GS_K_ADAPTER_ERROR,
+                                 .region = GS_R_NONE, .ulp = NAN, .abs_err = NAN };
+        /* the detail holds 199 characters: a longer message is cut, marked by "..." */
+        const char *m = msg[0] ? msg : gc_strerror(st);
+        size_t len = strlen(m);
+        if (len < sizeof fd.detail)
+            memcpy(fd.detail, m, len + 1);
+        else {
+            memcpy(fd.detail, m, sizeof fd.detail - 4);
+            memcpy(fd.detail + sizeof fd.detail - 4, "...", 4);
+        }
+        gs_findings_add(f, &fd);
+    }
+    return st;
+}

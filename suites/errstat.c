@@ -1,2 +1,148 @@
-/* errstat.c: being written (see suites.h). */
+/* errstat.c: mergeable accuracy statistics (counts, the cr_distance histogram, maxima with
+ * their argument).  Maxima are over finite outputs where f(x) is finite; a tie keeps the
+ * smaller x bits (then got, then want), so merging in any order gives the same result. */
+#include <math.h>
+#include <string.h>
+
 #include "suites.h"
+
+/* Upper ends of the histogram buckets "0", "1", "2", "3-4", "5-16", "17-256"; above: ">256";
+ * a NaN on either side: "nan". */
+static const int64_t hist_hi[] = { 0, 1, 2, 4, 16, 256 };
+static const char *const hist_labels[GS_HIST_N] = {
+    "0", "1", "2", "3-4", "5-16", "17-256", ">256", "nan"
+};
+
+const char *gs_hist_label(int i) { return i >= 0 && i < GS_HIST_N ? hist_labels[i] : NULL; }
+
+static int hist_index(int64_t d)
+{
+    if (d < 0)
+        return GS_HIST_N - 1;
+    for (int i = 0; i < (int)(sizeof hist_hi / sizeof hist_hi[0]); i++)
+        if (d <= hist_hi[i])
+            return i;
+    return GS_HIST_N - 2;
+}
+
+void gs_errstat_init(struct gs_errstat *s)
+{
+    memset(s, 0, sizeof *s);
+    s->max_ulp = s->max_abs = s->max_rel = -1;
+}
+
+/* Whether (v, x, g, w) beats the kept maximum (m, mx, mg, mw). */
+static int beats(double v, uint64_t x, uint64_t g, uint64_t w, double m, uint64_t mx,
+                 uint64_t mg, uint64_t mw)
+{
+    if (v != m)
+        return v > m;
+    if (x != mx)
+        return x < mx;
+    if (g != mg)
+        return g < mg;
+    return w < mw;
+}
+
+static void add_max(struct gs_errstat *s, double ulp, double abs_err, double rel_err,
+                    uint64_t x, uint64_t got, uint64_t want)
+{
+    if (!isnan(ulp) && beats(ulp, x, got, want, s->max_ulp, s->max_ulp_x, s->max_ulp_got,
+                             s->max_ulp_want)) {
+        s->max_ulp = ulp;
+        s->max_ulp_x = x;
+        s->max_ulp_got = got;
+        s->max_ulp_want = want;
+    }
+    if (!isnan(abs_err) && beats(abs_err, x, 0, 0, s->max_abs, s->max_abs_x, 0, 0)) {
+        s->max_abs = abs_err;
+        s->max_abs_x = x;
+    }
+    if (!isnan(rel_err) && beats(rel_err, x, 0, 0, s->max_rel, s->max_rel_x, 0, 0)) {
+        s->max_rel = rel_err;
+        s->max_rel_x = x;
+    }
+}
+
+void gs_errstat_add(struct gs_errstat *s, const struct gs_meas *m)
+{
+    int f_finite = m->want_class != GS_WANT_INF && m->want_class != GS_WANT_NAN;
+    /* with f(x) finite, a NaN or inf output is always nan_output or inf_output (measure.c) */
+    int got_nonfinite = m->defect == GS_K_NAN_OUTPUT || m->defect == GS_K_INF_OUTPUT;
+    s->points++;
+    s->cr += m->cr != 0;
+    s->faithful += m->faithful != 0;
+    s->hist[hist_index(m->cr_distance)]++;
+    if (!f_finite)
+        return;
+    if (got_nonfinite) {
+        s->nonfinite++;
+        return;
+    }
+    add_max(s, m->ulp, m->abs_err, m->rel_err, m->x, m->got, m->want);
+}
+
+void gs_errstat_merge(struct gs_errstat *into, const struct gs_errstat *from)
+{
+    into->points += from->points;
+    into->cr += from->cr;
+    into->faithful += from->faithful;
+    into->nonfinite += from->nonfinite;
+    for (int i = 0; i < GS_HIST_N; i++)
+        into->hist[i] += from->hist[i];
+    if (from->max_ulp >= 0 && beats(from->max_ulp, from->max_ulp_x, from->max_ulp_got,
+                                    from->max_ulp_want, into->max_ulp, into->max_ulp_x,
+                                    into->max_ulp_got, into->max_ulp_want)) {
+        into->max_ulp = from->max_ulp;
+        into->max_ulp_x = from->max_ulp_x;
+        into->max_ulp_got = from->max_ulp_got;
+        into->max_ulp_want = from->max_ulp_want;
+    }
+    if (from->max_abs >= 0 && beats(from->max_abs, from->max_abs_x, 0, 0, into->max_abs,
+                                    into->max_abs_x, 0, 0)) {
+        into->max_abs = from->max_abs;
+        into->max_abs_x = from->max_abs_x;
+    }
+    if (from->max_rel >= 0 && beats(from->max_rel, from->max_rel_x, 0, 0, into->max_rel,
+                                    into->max_rel_x, 0, 0)) {
+        into->max_rel = from->max_rel;
+        into->max_rel_x = from->max_rel_x;
+    }
+}
+
+/* A maximum as a number; null when there is none (-1) or it is not finite. */
+static json_t *num_or_null(double v)
+{
+    return v >= 0 && isfinite(v) ? json_real(v) : json_null();
+}
+
+json_t *gs_errstat_json(const struct gs_errstat *s, enum geluref_dtype dt)
+{
+    json_t *o = json_object();
+    if (o == NULL)
+        return NULL;
+    json_object_set_new(o, "points", json_integer((json_int_t)s->points));
+    json_object_set_new(o, "correctly_rounded", json_integer((json_int_t)s->cr));
+    json_object_set_new(o, "fraction_correctly_rounded",
+                        s->points > 0 ? json_real((double)s->cr / (double)s->points)
+                                      : json_null());
+    json_object_set_new(o, "faithful", json_integer((json_int_t)s->faithful));
+    json_object_set_new(o, "nonfinite", json_integer((json_int_t)s->nonfinite));
+    json_object_set_new(o, "max_ulp", num_or_null(s->max_ulp));
+    if (s->max_ulp >= 0) {
+        json_t *at = json_object();
+        json_object_set_new(at, "x", gs_value_json(dt, s->max_ulp_x));
+        json_object_set_new(at, "got", gs_value_json(dt, s->max_ulp_got));
+        json_object_set_new(at, "want", gs_value_json(dt, s->max_ulp_want));
+        json_object_set_new(o, "max_ulp_at", at);
+    } else {
+        json_object_set_new(o, "max_ulp_at", json_null());
+    }
+    json_object_set_new(o, "max_abs_err", num_or_null(s->max_abs));
+    json_object_set_new(o, "max_rel_err", num_or_null(s->max_rel));
+    json_t *h = json_object();
+    for (int i = 0; i < GS_HIST_N; i++)
+        json_object_set_new(h, hist_labels[i], json_integer((json_int_t)s->hist[i]));
+    json_object_set_new(o, "cr_distance_histogram", h);
+    return o;
+}

@@ -1,2 +1,146 @@
-/* findings.c: being written (see suites.h). */
+/* findings.c: per (kind, region) the count of findings and the GS_WORST_K worst.
+ *
+ * The worst list of a bucket is the first GS_WORST_K of all its findings under one total
+ * order (score descending, NaN counted as +inf; then x bits, got bits and want bits ascending;
+ * then the detail text), so merging buckets in any order or grouping gives the same list. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "suites.h"
+
+void gs_findings_init(struct gs_findings *f) { memset(f, 0, sizeof *f); }
+
+void gs_findings_release(struct gs_findings *f)
+{
+    for (int k = 0; k < GS_N_KINDS; k++)
+        for (int r = 0; r <= GS_N_REGIONS; r++)
+            free(f->b[k][r]);
+    memset(f, 0, sizeof *f);
+}
+
+static double key(double score) { return isnan(score) ? INFINITY : score; }
+
+/* < 0 when a comes before (is worse than) b */
+static int cmp(const struct gs_finding *a, const struct gs_finding *b)
+{
+    double sa = key(a->score), sb = key(b->score);
+    if (sa != sb)
+        return sa > sb ? -1 : 1;
+    if (a->x != b->x)
+        return a->x < b->x ? -1 : 1;
+    if (a->got != b->got)
+        return a->got < b->got ? -1 : 1;
+    if (a->want != b->want)
+        return a->want < b->want ? -1 : 1;
+    return strcmp(a->detail, b->detail);
+}
+
+static void insert(struct gs_bucket *b, const struct gs_finding *x)
+{
+    size_t n = b->n_worst;
+    if (n == GS_WORST_K) {
+        if (cmp(x, &b->worst[n - 1]) >= 0)
+            return; /* not among the worst */
+        n--;        /* the last one drops out */
+    }
+    size_t i = n;
+    while (i > 0 && cmp(x, &b->worst[i - 1]) < 0) {
+        b->worst[i] = b->worst[i - 1];
+        i--;
+    }
+    b->worst[i] = *x;
+    b->worst[i].detail[sizeof b->worst[i].detail - 1] = '\0';
+    b->n_worst = n + 1;
+}
+
+static struct gs_bucket *bucket(struct gs_findings *f, enum gs_kind k, enum gs_region r)
+{
+    if ((unsigned)k >= GS_N_KINDS)
+        return NULL;
+    if ((unsigned)r > GS_N_REGIONS)
+        r = GS_R_NONE;
+    if (f->b[k][r] == NULL) {
+        f->b[k][r] = calloc(1, sizeof *f->b[k][r]);
+        if (f->b[k][r] == NULL)
+            f->nomem = 1; /* the finding is lost; the flag says so */
+    }
+    return f->b[k][r];
+}
+
+void gs_findings_add(struct gs_findings *f, const struct gs_finding *x)
+{
+    struct gs_bucket *b = bucket(f, x->kind, x->region);
+    if (b == NULL)
+        return;
+    b->count++;
+    insert(b, x);
+}
+
+void gs_findings_merge(struct gs_findings *into, const struct gs_findings *from)
+{
+    if (from->nomem)
+        into->nomem = 1;
+    for (int k = 0; k < GS_N_KINDS; k++)
+        for (int r = 0; r <= GS_N_REGIONS; r++) {
+            const struct gs_bucket *s = from->b[k][r];
+            if (s == NULL)
+                continue;
+            struct gs_bucket *d = bucket(into, (enum gs_kind)k, (enum gs_region)r);
+            if (d == NULL)
+                continue;
+            d->count += s->count;
+            for (size_t i = 0; i < s->n_worst; i++)
+                insert(d, &s->worst[i]);
+        }
+}
+
+uint64_t gs_findings_count(const struct gs_findings *f, enum gs_kind k)
+{
+    uint64_t n = 0;
+    if ((unsigned)k >= GS_N_KINDS)
+        return 0;
+    for (int r = 0; r <= GS_N_REGIONS; r++)
+        if (f->b[k][r] != NULL)
+            n += f->b[k][r]->count;
+    return n;
+}
+
+/* crash, timeout and adapter_error always fail; v NULL: every kind fails. */
+static enum gs_severity severity(const struct gs_policy_values *v, enum gs_kind k)
+{
+    if (v == NULL || k == GS_K_CRASH || k == GS_K_TIMEOUT || k == GS_K_ADAPTER_ERROR)
+        return GS_SEV_FAIL;
+    return v->severity[k];
+}
+
+int gs_findings_fail(const struct gs_findings *f, const struct gs_policy_values *v)
+{
+    for (int k = 0; k < GS_N_KINDS; k++)
+        if (gs_findings_count(f, (enum gs_kind)k) > 0 && severity(v, (enum gs_kind)k) == GS_SEV_FAIL)
+            return 1;
+    return 0;
+}
+
+/* Findings of severity fail come first, then (when there is none) warnings; ignored kinds
+ * never.  Within a severity: the first kind in enum order, then the worst of its regions by
+ * the order of the lists. */
+const struct gs_finding *gs_findings_worst(const struct gs_findings *f,
+                                           const struct gs_policy_values *v)
+{
+    static const enum gs_severity order[] = { GS_SEV_FAIL, GS_SEV_WARN };
+    for (size_t s = 0; s < sizeof order / sizeof order[0]; s++)
+        for (int k = 0; k < GS_N_KINDS; k++) {
+            if (severity(v, (enum gs_kind)k) != order[s])
+                continue;
+            const struct gs_finding *best = NULL;
+            for (int r = 0; r <= GS_N_REGIONS; r++) {
+                const struct gs_bucket *b = f->b[k][r];
+                if (b != NULL && b->n_worst > 0 && (best == NULL || cmp(&b->worst[0], best) < 0))
+                    best = &b->worst[0];
+            }
+            if (best != NULL)
+                return best;
+        }
+    return NULL;
+}

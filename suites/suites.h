@@ -207,6 +207,13 @@ struct gs_policy_values {
                                 findings of the special suite: any = warn) */
     int nan_at_neg_inf;      /* nan_at_neg_inf = fail | allow: NaN for x = -inf (allow: the
                                 special_value finding is a warning) */
+    double consistency_ulps; /* consistency_ulps: the accuracy, in ulps of each output, that
+                                the identity, bound and monotonicity checks grant: 0.5 is what
+                                a correctly rounded kernel produces (DESIGN.md section 6);
+                                q allows an identity residual up to q (ulp(y1) + ulp(y2)), an
+                                output ceil(q - 1/2) positions beyond a bound, and a step of
+                                ceil(2q) - 1 positions the wrong way: what two outputs each
+                                within q ulps can show (INFINITY: not checked) */
     enum gs_severity severity[GS_N_KINDS]; /* one key per finding kind (its contract name):
                                 fail | warn | ignore.  crash, timeout and adapter_error are
                                 always fail (not settable). */
@@ -431,6 +438,9 @@ struct gs_suite_result {
     enum gs_verdict verdict;
     uint64_t points;                 /* inputs checked */
     struct gs_findings findings;
+    struct gs_policy_values pv;      /* what the findings are judged and shown with: the
+                                        caller sets c->pv; a suite may bend it for itself (the
+                                        special suite: special_zero_sign, nan_at_neg_inf) */
     json_t *metrics;                 /* suite-specific metrics (owned); may be NULL */
     json_t *inputs;                  /* description of the input sets (owned); may be NULL */
     char note[256];                  /* why skipped, or the error; "" otherwise */
@@ -443,6 +453,17 @@ struct gs_suite_result {
 int gs_ctx_init(struct gs_ctx *c, const struct gs_config *cfg, const struct gs_target *t,
                 char *msg, size_t size);
 void gs_ctx_release(struct gs_ctx *c);
+
+/* Buffers for kernel inputs and outputs (ctx.c): 64-byte aligned (so that only the vector
+ * suite, which misaligns on purpose, sees misaligned pointers: a kernel whose results depend
+ * on alignment must not make the other suites' results depend on malloc), with GS_BUF_SLACK
+ * writable bytes before and after (a kernel that writes a little out of bounds, which the
+ * vector suite reports, must not corrupt the host while another suite runs it).  Every
+ * buffer handed to gs_kernel_eval comes from here or from the vector suite's own guarded
+ * allocation.  gs_buf_alloc returns NULL on no memory; gs_buf_free(NULL) is fine. */
+#define GS_BUF_SLACK 4096
+void *gs_buf_alloc(size_t bytes);
+void gs_buf_free(void *p);
 
 /* Evaluates the kernel of thread t on n inputs (ctx.c); on failure records an adapter_error
  * or timeout finding into f (when f is not NULL) with the message, and returns the status.
