@@ -1,2 +1,365 @@
-/* policy_ini.c: being written (see suites.h). */
-#include "suites.h"
+/* policy_ini.c: policy files (README.md "Policies"), read with inih.
+ *
+ * inih does the key = value splitting and the comments; our own line reader in front of it
+ * (ini_parse_stream) counts lines, so every message names FILE:LINE, and rejects what inih
+ * would silently misread: a line longer than inih's buffer (inih would parse its head and
+ * then its tail as a further line), a NUL byte (inih would stop the line there).  It also
+ * drops leading blanks, so inih's continuation lines (an indented line continues the previous
+ * value) never happen and indentation is free, and it checks section headers as they come
+ * (inih hands the handler only keys, so an empty unknown section would pass unseen).
+ * Storage is fixed (one struct per possible section, GS_PS_N), so a hostile file with a
+ * million section headers costs time linear in its size and no memory. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ini.h>
+
+#include "policy_priv.h"
+
+struct ini_state {
+    FILE *fp;
+    const char *path;
+    struct gs_policy *p;
+    int line;          /* lines handed to inih so far: the one it is parsing */
+    int read_errno;    /* getc failed (EISDIR for a directory): errno, else 0 */
+    int other_seen;    /* a section other than [policy] was seen */
+    int base_line;     /* line of [policy] base, 0 if none */
+    int err_line;      /* line of our first error, 0 if none */
+    char msg[512];
+};
+
+static void fail(struct ini_state *st, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct ini_state *st, const char *fmt, ...)
+{
+    if (st->err_line != 0)
+        return;
+    st->err_line = st->line;
+    int n = snprintf(st->msg, sizeof st->msg, "%s:%d: ", st->path, st->line);
+    if (n < 0 || (size_t)n >= sizeof st->msg)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(st->msg + n, sizeof st->msg - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+/* Index of an override section by name (GS_PS_*), -1 if none. */
+static int section_index(const char *s)
+{
+    enum geluref_dtype dt;
+    enum geluref_func f;
+    char fn[32];
+    if (strcmp(s, "all") == 0)
+        return GS_PS_ALL;
+    if (geluref_dtype_from_name(s, &dt) == 0)
+        return GS_PS_DTYPE + (dt - 1);
+    const char *dot = strchr(s, '.');
+    size_t len = dot != NULL ? (size_t)(dot - s) : strlen(s);
+    if (len >= sizeof fn)
+        return -1;
+    memcpy(fn, s, len);
+    fn[len] = '\0';
+    if (geluref_func_from_name(fn, &f) != 0 || f < GELUREF_GELU || f > GELUREF_ERFC)
+        return -1;
+    if (dot == NULL)
+        return GS_PS_FUNC + (f - 1);
+    if (geluref_dtype_from_name(dot + 1, &dt) != 0)
+        return -1;
+    return GS_PS_FUNC_DTYPE + (f - 1) * GS_PS_DTYPES + (dt - 1);
+}
+
+/* A section header line "[name]" (blanks and a ; or # comment may follow). */
+static void check_section(struct ini_state *st, char *line)
+{
+    char *end = strchr(line, ']');
+    if (end == NULL)
+        return; /* inih reports it: a syntax error */
+    const char *rest = end + 1 + strspn(end + 1, " \t\r\f\v");
+    if (*rest != '\0' && *rest != ';' && *rest != '#') {
+        fail(st, "unexpected text after ']'");
+        return;
+    }
+    *end = '\0';
+    const char *name = line + 1;
+    if (strcmp(name, "policy") == 0) {
+        if (st->other_seen)
+            fail(st, "[policy] must be the first section");
+    } else if (section_index(name) < 0) {
+        fail(st, "unknown section [%.60s] (expected [policy], [all], [DTYPE], [FUNC] or "
+                 "[FUNC.DTYPE])", name);
+    } else {
+        st->other_seen = 1;
+    }
+    *end = ']';
+}
+
+/* The fgets-like reader inih calls: one line, without leading blanks and without its
+ * newline, in str (num bytes); NULL at the end of the file or after an error. */
+static char *read_line(char *str, int num, void *stream)
+{
+    struct ini_state *st = stream;
+    if (st->err_line != 0 || num < 2)
+        return NULL;
+    int c = getc(st->fp);
+    if (c == EOF) {
+        if (ferror(st->fp))
+            st->read_errno = errno != 0 ? errno : EIO;
+        return NULL;
+    }
+    st->line++;
+    size_t n = 0, max = (size_t)num - 1; /* inih's buffer: INI_MAX_LINE (200) in Debian */
+    int at_start = 1;
+    for (; c != EOF && c != '\n'; c = getc(st->fp)) {
+        if (c == '\0') {
+            fail(st, "nul byte in line");
+            return NULL;
+        }
+        if (at_start && (c == ' ' || c == '\t'))
+            continue;
+        at_start = 0;
+        if (n == max) {
+            fail(st, "line longer than %zu characters", max);
+            return NULL;
+        }
+        str[n++] = (char)c;
+    }
+    if (c == EOF && ferror(st->fp)) {
+        st->read_errno = errno != 0 ? errno : EIO;
+        return NULL;
+    }
+    str[n] = '\0';
+    /* a UTF-8 byte order mark opening the file: dropped with the blanks after it */
+    if (st->line == 1 && n >= 3 && memcmp(str, "\xef\xbb\xbf", 3) == 0) {
+        size_t skip = 3 + strspn(str + 3, " \t");
+        memmove(str, str + skip, n + 1 - skip);
+    }
+    if (str[0] == '[')
+        check_section(st, str);
+    return st->err_line != 0 ? NULL : str;
+}
+
+/* "inf", or a whole strtod number that is finite and >= 0. */
+static int parse_limit(const char *s, double *v)
+{
+    if (strcmp(s, "inf") == 0) {
+        *v = INFINITY;
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    if (end == s || *end != '\0' || !isfinite(d) || d < 0)
+        return -1;
+    *v = d + 0.0; /* -0 becomes +0 */
+    return 0;
+}
+
+/* "inf", or decimal digits up to 2^53 (beyond, a double would not hold every count). */
+static int parse_count(const char *s, double *v)
+{
+    const unsigned long long max = 1ull << 53;
+    if (strcmp(s, "inf") == 0) {
+        *v = INFINITY;
+        return 0;
+    }
+    size_t n = strspn(s, "0123456789");
+    if (n == 0 || s[n] != '\0' || n > 16) /* 16 digits: below 2^64, no overflow */
+        return -1;
+    unsigned long long c = strtoull(s, NULL, 10);
+    if (c > max)
+        return -1;
+    *v = (double)c; /* exact: c <= 2^53 */
+    return 0;
+}
+
+/* One of the words of a NULL-terminated list: its index, or -1. */
+static int parse_word(const char *s, const char *const *words)
+{
+    for (int i = 0; words[i] != NULL; i++)
+        if (strcmp(s, words[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* Parses value into s->v for key; returns 0, or -1 with *expect set to what it wants. */
+static int parse_value(struct gs_policy_section *s, int key, const char *value,
+                       const char **expect)
+{
+    static const char *const bools[] = { "false", "true", "no", "yes", NULL };
+    static const char *const domains[] = { "all", "normal", NULL };  /* enum gs_domain */
+    static const char *const signs[] = { "any", "exact", NULL };     /* 0 any, 1 exact */
+    static const char *const nans[] = { "fail", "allow", NULL };     /* 0 fail, 1 allow */
+    static const char *const sevs[] = { "fail", "warn", "ignore", NULL }; /* gs_severity */
+    int w;
+    switch (key) {
+    case GS_PK_MAX_ULP:
+    case GS_PK_ABS_TOL:
+        *expect = "a number >= 0 or inf";
+        return parse_limit(value, key == GS_PK_MAX_ULP ? &s->v.max_ulp : &s->v.abs_tol);
+    case GS_PK_CONSISTENCY_ULPS:
+        *expect = "a number >= 0.5 or inf";
+        return parse_limit(value, &s->v.consistency_ulps) || s->v.consistency_ulps < 0.5 ? -1
+                                                                                          : 0;
+    case GS_PK_MAX_CR_DISTANCE:
+        *expect = "an integer from 0 to 2^53 or inf";
+        return parse_count(value, &s->v.max_cr_distance);
+    case GS_PK_FAITHFUL:
+        *expect = "true or false (or yes, no)";
+        if ((w = parse_word(value, bools)) < 0)
+            return -1;
+        s->v.faithful = w & 1;
+        return 0;
+    case GS_PK_ACCURACY_DOMAIN:
+        *expect = "all or normal";
+        if ((w = parse_word(value, domains)) < 0)
+            return -1;
+        s->v.accuracy_domain = (enum gs_domain)w;
+        return 0;
+    case GS_PK_SPECIAL_ZERO_SIGN:
+        *expect = "exact or any";
+        if ((w = parse_word(value, signs)) < 0)
+            return -1;
+        s->v.special_zero_sign = w;
+        return 0;
+    case GS_PK_NAN_AT_NEG_INF:
+        *expect = "fail or allow";
+        if ((w = parse_word(value, nans)) < 0)
+            return -1;
+        s->v.nan_at_neg_inf = w;
+        return 0;
+    default:
+        *expect = "fail, warn or ignore";
+        if ((w = parse_word(value, sevs)) < 0)
+            return -1;
+        s->v.severity[key - GS_PK_SEVERITY] = (enum gs_severity)w;
+        return 0;
+    }
+}
+
+static int policy_key(struct ini_state *st, const char *name, const char *value)
+{
+    if (strcmp(name, "base") != 0) {
+        fail(st, "unknown key '%.60s' in [policy] (expected base)", name);
+        return 0;
+    }
+    if (st->base_line != 0) {
+        fail(st, "duplicate key 'base' in [policy] (first set on line %d)", st->base_line);
+        return 0;
+    }
+    int b = gs_policy_base_index(value);
+    if (b < 0) {
+        fail(st, "bad value '%.60s' for 'base' in [policy]: expected strict, faithful, "
+                 "default or lenient", value);
+        return 0;
+    }
+    st->p->base = b;
+    st->base_line = st->line;
+    return 1;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    struct ini_state *st = user;
+    if (st->err_line != 0)
+        return 0;
+    if (section[0] == '\0') {
+        fail(st, "key '%.60s' outside any section", name);
+        return 0;
+    }
+    if (strcmp(section, "policy") == 0)
+        return policy_key(st, name, value);
+    int idx = section_index(section);
+    if (idx < 0) { /* not expected: the reader checked every header */
+        fail(st, "unknown section [%.60s]", section);
+        return 0;
+    }
+    int key = -1;
+    for (int k = 0; k < GS_PK_N && key < 0; k++)
+        if (strcmp(name, gs_pkey_name(k)) == 0)
+            key = k;
+    if (key < 0) {
+        fail(st, "unknown key '%.60s' in [%s]", name, section);
+        return 0;
+    }
+    if (!gs_pkey_settable(key)) {
+        fail(st, "key '%s' in [%s] cannot be set: crash, timeout and adapter_error always "
+                 "fail", name, section);
+        return 0;
+    }
+    struct gs_policy_section *s = &st->p->sec[idx];
+    if (s->set[key]) {
+        fail(st, "duplicate key '%s' in [%s] (first set on line %d)", name, section,
+             s->line[key]);
+        return 0;
+    }
+    const char *expect = "";
+    if (parse_value(s, key, value, &expect) != 0) {
+        fail(st, "bad value '%.60s' for '%s' in [%s]: expected %s", value, name, section,
+             expect);
+        return 0;
+    }
+    s->set[key] = 1;
+    s->line[key] = st->line;
+    return 1;
+}
+
+static struct gs_policy *load_error(struct gs_policy *p, char *msg, size_t size,
+                                    const char *text)
+{
+    if (msg != NULL && size > 0)
+        snprintf(msg, size, "%s", text);
+    gs_policy_free(p);
+    return NULL;
+}
+
+struct gs_policy *gs_policy_load(const char *path, char *msg, size_t size)
+{
+    char text[600];
+    FILE *fp = path != NULL ? fopen(path, "r") : NULL;
+    if (fp == NULL) {
+        snprintf(text, sizeof text, "cannot read policy file '%s': %s",
+                 path != NULL ? path : "", path != NULL ? strerror(errno) : "no path");
+        return load_error(NULL, msg, size, text);
+    }
+    struct gs_policy *p = calloc(1, sizeof *p);
+    const char *slash = strrchr(path, '/');
+    const char *base = slash != NULL && slash[1] != '\0' ? slash + 1 : path;
+    size_t base_len = strlen(base);
+    if (p == NULL || (p->sec = calloc(GS_PS_N, sizeof *p->sec)) == NULL ||
+        (p->name_buf = malloc(base_len + 1)) == NULL) {
+        fclose(fp);
+        return load_error(p, msg, size, "out of memory reading a policy file");
+    }
+    memcpy(p->name_buf, base, base_len + 1);
+    p->base = GS_PB_DEFAULT;
+    p->name = p->name_buf;
+    struct ini_state *st = calloc(1, sizeof *st);
+    if (st == NULL) {
+        fclose(fp);
+        return load_error(p, msg, size, "out of memory reading a policy file");
+    }
+    st->fp = fp;
+    st->path = path;
+    st->p = p;
+    int ret = ini_parse_stream(read_line, st, handler, st);
+    fclose(fp);
+    text[0] = '\0';
+    if (st->read_errno != 0)
+        snprintf(text, sizeof text, "cannot read policy file '%s': %s", path,
+                 strerror(st->read_errno));
+    else if (ret == -2)
+        snprintf(text, sizeof text, "out of memory reading a policy file");
+    else if (ret > 0 && (st->err_line == 0 || ret < st->err_line))
+        snprintf(text, sizeof text, "%s:%d: syntax error: expected [section] or key = value",
+                 path, ret);
+    else if (st->err_line != 0)
+        snprintf(text, sizeof text, "%s", st->msg);
+    free(st);
+    if (text[0] != '\0')
+        return load_error(p, msg, size, text);
+    return p;
+}

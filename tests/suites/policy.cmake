@@ -1,1 +1,11 @@
-# tests of the suites module: policy (owned by one change at a time)
+# tests of the suites module: policies (built-ins, policy files, judging)
+add_executable(test_suites_policy suites/test_policy.c)
+add_executable(test_suites_policy_judge suites/test_policy_judge.c)
+add_executable(test_suites_policy_ini suites/test_policy_ini.c)
+foreach(t test_suites_policy test_suites_policy_judge test_suites_policy_ini)
+    target_link_libraries(${t} PRIVATE gc_suites PkgConfig::CMOCKA gelucheck_warnings m)
+endforeach()
+add_test(NAME suites_policy COMMAND test_suites_policy)
+add_test(NAME suites_policy_judge COMMAND test_suites_policy_judge)
+add_test(NAME suites_policy_ini
+         COMMAND test_suites_policy_ini ${CMAKE_CURRENT_SOURCE_DIR}/suites/policies)
