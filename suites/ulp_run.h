@@ -1,0 +1,60 @@
+/* The ulp suite's internal state, shared by ulp.c (the sweep) and ulp_json.c (metrics). */
+#ifndef GELUCHECK_ULP_RUN_H
+#define GELUCHECK_ULP_RUN_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#include "ulp_util.h"
+
+/* One thread's accumulators. */
+struct ulp_acc {
+    struct gs_errstat all, reg[GS_N_REGIONS];
+    struct gs_errstat *bin;                  /* ulp_binade_index(): 2 x n_fields */
+    struct gs_errstat ex_all, ex_reg[GS_N_REGIONS]; /* vs_exact */
+    struct gs_findings f;
+    uint64_t points;
+    int nomem;
+    uint64_t *x, *y;                         /* GS_UT_BATCH inputs and outputs */
+};
+
+/* A binade of the stratified sample: magnitudes [lo, hi] of one sign, count random inputs,
+ * work items first_item .. first_item + ceil(count / GS_UT_BATCH) - 1. */
+struct ulp_binade {
+    int neg;
+    unsigned field;
+    uint64_t lo, hi, count, first_item;
+};
+
+struct ulp_run {
+    struct gs_ctx *c;
+    struct gs_ut_shape sh;
+    int exhaustive;            /* every non-NaN pattern (in range) */
+    uint64_t chunk;            /* exhaustive: patterns per work item */
+    uint64_t samples;          /* stratified: random inputs (0 when exhaustive) */
+    enum geluref_func exact;   /* vs_exact counterpart, 0 if none */
+    int rok[2];                /* per sign (0 = +): whether any magnitude is in range */
+    uint64_t mlo[2], mhi[2];   /*   and the magnitudes in range */
+    uint64_t *targets;         /* stratified: targets in range and the infinities: item 0 */
+    size_t n_targets;
+    struct ulp_binade *bins;   /* stratified: binades with a nonzero count */
+    size_t n_bins;
+    uint64_t n_items;
+    struct ulp_acc *acc;       /* per thread */
+    _Atomic int stop;          /* a thread failed: hand out no more items */
+    _Atomic int failed;        /* the kernel could not be served */
+    struct gs_ut_progress prog;
+};
+
+/* Index of x's binade (x finite): sign x exponent field. */
+static inline size_t ulp_binade_index(const struct gs_ut_shape *s, uint64_t x)
+{
+    int neg = (x & s->sign) != 0;
+    return (size_t)neg * s->n_fields + (size_t)((x & ~s->sign) >> s->mant);
+}
+
+void ulp_acc_merge(struct ulp_acc *into, const struct ulp_acc *from, size_t n_bins);
+json_t *ulp_metrics_json(const struct ulp_run *u);
+json_t *ulp_inputs_json(const struct ulp_run *u);
+
+#endif

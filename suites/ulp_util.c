@@ -1,0 +1,182 @@
+/* Helpers shared by the ulp and tail suites (ulp_util.h). */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ulp_util.h"
+
+void gs_ut_shape_of(enum geluref_dtype dt, struct gs_ut_shape *s)
+{
+    const struct geluref_dtype_info *in = geluref_dtype_info(dt);
+    s->bits = (unsigned)in->bits;
+    s->mant = (unsigned)in->prec - 1u;
+    s->n_fields = (1u << in->exp_bits) - 1u;
+    s->bias = (1 << (in->exp_bits - 1)) - 1;
+    s->sign = (uint64_t)1 << (s->bits - 1);
+    s->inf_mag = (uint64_t)s->n_fields << s->mant;
+}
+
+/* The smallest magnitude whose value is >= a (a >= 0, possibly +inf). */
+static uint64_t mag_at_least(enum geluref_dtype dt, double a)
+{
+    uint64_t b = gs_from_double(dt, a);
+    if (gs_to_double(dt, b) < a)
+        b++;
+    return b;
+}
+
+/* The largest magnitude whose value is <= a (a >= 0, possibly +inf). */
+static uint64_t mag_at_most(enum geluref_dtype dt, double a)
+{
+    uint64_t b = gs_from_double(dt, a);
+    if (gs_to_double(dt, b) > a)
+        b--;
+    return b;
+}
+
+int gs_ut_mag_range(const struct gs_ctx *c, const struct gs_ut_shape *s, int neg, uint64_t *lo,
+                    uint64_t *hi)
+{
+    *lo = 0;
+    *hi = s->inf_mag;
+    if (!c->cfg->has_range)
+        return 1;
+    /* values v in [range_lo, range_hi]: for a negative sign, magnitudes in [-hi, -lo] */
+    double a = neg ? -c->cfg->range_hi : c->cfg->range_lo;
+    double b = neg ? -c->cfg->range_lo : c->cfg->range_hi;
+    if (a < 0)
+        a = 0;
+    if (!(b >= a))
+        return 0;
+    *lo = mag_at_least(c->dt, a);
+    *hi = mag_at_most(c->dt, b);
+    if (*hi > s->inf_mag)
+        *hi = s->inf_mag;
+    return *lo <= *hi;
+}
+
+int gs_ut_in_range(const struct gs_ctx *c, uint64_t x)
+{
+    if (!c->cfg->has_range)
+        return 1;
+    double v = gs_to_double(c->dt, x);
+    return v >= c->cfg->range_lo && v <= c->cfg->range_hi;
+}
+
+/* Guards the first write of c->internal_error/internal_msg from several threads. */
+static pthread_mutex_t internal_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void gs_ut_internal(struct gs_ctx *c, const char *suite, uint64_t x, enum geluref_status st)
+{
+    char v[GS_VALUE_TEXT];
+    gs_format_value(v, sizeof v, c->dt, x);
+    pthread_mutex_lock(&internal_lock);
+    if (!c->internal_error) {
+        c->internal_error = 1;
+        snprintf(c->internal_msg, sizeof c->internal_msg, "%s suite: reference failed at x = %s: %s",
+                 suite, v, geluref_strerror(st));
+    }
+    pthread_mutex_unlock(&internal_lock);
+}
+
+int gs_ut_eval(const struct gs_ctx *c, unsigned t, const uint64_t *x, uint64_t *y, size_t n,
+               struct gs_findings *f, int *nomem)
+{
+    size_t cap = n < GS_UT_BATCH ? n : GS_UT_BATCH;
+    if (cap == 0)
+        return 0;
+    /* gs_buf_alloc: aligned, with slack for a kernel that writes out of bounds */
+    unsigned char *xb = gs_buf_alloc(cap * c->elem), *yb = gs_buf_alloc(cap * c->elem);
+    int rc = 0;
+    if (!xb || !yb) {
+        *nomem = 1;
+        rc = -1;
+    }
+    for (size_t i = 0; rc == 0 && i < n; i += cap) {
+        size_t m = n - i < cap ? n - i : cap;
+        for (size_t j = 0; j < m; j++)
+            gs_store(c->dt, xb, j, x[i + j]);
+        if (gs_kernel_eval(c, t, xb, yb, m, f) != GC_OK) {
+            rc = -1;
+            break;
+        }
+        for (size_t j = 0; j < m; j++)
+            y[i + j] = gs_load(c->dt, yb, j);
+    }
+    gs_buf_free(xb);
+    gs_buf_free(yb);
+    return rc;
+}
+
+int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_errstat **s,
+                int n_stats, struct gs_findings *f, const char *what, struct gs_meas *m)
+{
+    enum geluref_status st = gs_measure(c->ref[t], c->func, c->dt, x, y, m);
+    if (st != GELUREF_OK) {
+        gs_ut_internal(c, what, x, st);
+        return -1;
+    }
+    for (int i = 0; i < n_stats; i++)
+        if (s[i])
+            gs_errstat_add(s[i], m);
+    enum gs_kind k = gs_policy_judge(&c->pv, m);
+    if (k == GS_K_NONE)
+        return 0;
+    struct gs_finding g;
+    memset(&g, 0, sizeof g);
+    g.kind = k;
+    g.region = gs_region_of(c->dt, x);
+    g.has_x = g.has_got = g.has_want = 1;
+    g.x = x;
+    g.got = y;
+    g.want = m->want;
+    g.ulp = m->ulp;
+    g.abs_err = m->abs_err;
+    /* score: the ulp error, +inf for a non-finite output (DESIGN.md section 6) */
+    g.score = isnan(m->ulp) || gs_is_nan(c->dt, y) || gs_is_inf(c->dt, y) ? INFINITY : m->ulp;
+    snprintf(g.detail, sizeof g.detail, "%s: ulp error %.4g, cr_distance %lld, abs error %.4g",
+             what, m->ulp, (long long)m->cr_distance, m->abs_err);
+    gs_findings_add(f, &g);
+    return 0;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Seconds between two reports of one thread: "a few times per second at most". */
+#define GS_UT_PROGRESS_PERIOD 0.25
+
+void gs_ut_progress_add(struct gs_ut_progress *p, unsigned t, uint64_t n)
+{
+    uint64_t done = atomic_fetch_add(&p->done, n) + n;
+    const struct gs_config *cfg = p->c->cfg;
+    if (!cfg->progress)
+        return;
+    double now = now_s();
+    if (done >= p->total || now - p->last[t] < GS_UT_PROGRESS_PERIOD)
+        return; /* the last report is gs_ut_progress_end's */
+    p->last[t] = now;
+    const char *kernel = p->c->t->k[0]->name;
+    cfg->progress(cfg->progress_arg, kernel, p->suite, done, p->total);
+}
+
+void gs_ut_progress_end(struct gs_ut_progress *p)
+{
+    const struct gs_config *cfg = p->c->cfg;
+    if (cfg->progress)
+        cfg->progress(cfg->progress_arg, p->c->t->k[0]->name, p->suite, p->total, p->total);
+}
+
+json_t *gs_ut_count_json(uint64_t n)
+{
+    return json_integer(n > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)n);
+}

@@ -1,0 +1,73 @@
+/* Helpers shared by the ulp and tail suites (ulp_util.c); internal to suites/, prefix gs_ut_.
+ *
+ * Inputs are handled as sign and magnitude bits: for a fixed sign, the magnitude bits of a
+ * dtype are ordered like the absolute values (0 = +-0, 1 = the smallest subnormal, ...,
+ * inf_mag = infinity; anything above is NaN), so binades, ranges and strides are integer
+ * intervals of magnitudes. */
+#ifndef GELUCHECK_ULP_UTIL_H
+#define GELUCHECK_ULP_UTIL_H
+
+#include <stdint.h>
+
+#include "suites.h"
+
+#define GS_UT_BATCH 65536u /* most elements per kernel call: the exec protocol's limit (5.2) */
+
+/* The shape of a dtype's bit patterns. */
+struct gs_ut_shape {
+    unsigned bits;      /* 64, 32, 16, 16 */
+    unsigned mant;      /* stored significand bits: prec - 1 */
+    unsigned n_fields;  /* exponent fields of finite binades: 2^exp_bits - 1 (0 = subnormal) */
+    int bias;           /* exponent bias: 2^(exp_bits-1) - 1 */
+    uint64_t sign;      /* the sign bit */
+    uint64_t inf_mag;   /* magnitude bits of infinity (the largest finite is inf_mag - 1) */
+};
+void gs_ut_shape_of(enum geluref_dtype dt, struct gs_ut_shape *s);
+
+static inline uint64_t gs_ut_bits(const struct gs_ut_shape *s, int neg, uint64_t mag)
+{
+    return (neg ? s->sign : 0) | mag;
+}
+
+/* The magnitudes [*lo, *hi] of sign neg whose values lie in the configured --range (all
+ * finite and infinite magnitudes without one).  Returns 0 when that set is empty. */
+int gs_ut_mag_range(const struct gs_ctx *c, const struct gs_ut_shape *s, int neg, uint64_t *lo,
+                    uint64_t *hi);
+/* Whether x lies in the configured --range (always without one). */
+int gs_ut_in_range(const struct gs_ctx *c, uint64_t x);
+
+/* Records a reference failure as the context's internal error, once (thread safe). */
+void gs_ut_internal(struct gs_ctx *c, const char *suite, uint64_t x, enum geluref_status st);
+
+/* y[i] = kernel(x[i]) on thread t's kernel, in batches of at most GS_UT_BATCH, both arrays as
+ * dtype bits in uint64_t.  Returns 0, or -1 when the kernel could not be served (then an
+ * adapter_error or timeout finding is in f) or memory ran out (*nomem set). */
+int gs_ut_eval(const struct gs_ctx *c, unsigned t, const uint64_t *x, uint64_t *y, size_t n,
+               struct gs_findings *f, int *nomem);
+
+/* Measures output y for input x against the declared function, adds it to the statistics
+ * that are not NULL (each s[i] for i < n_stats), judges it under c->pv and records a finding
+ * of the judged kind into f ("what" starts its detail).  m gets the measurement.  Returns 0,
+ * or -1 when the reference failed (internal error recorded). */
+int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_errstat **s,
+                int n_stats, struct gs_findings *f, const char *what, struct gs_meas *m);
+
+/* Progress: a shared counter of inputs done and, per thread, when it last reported. */
+struct gs_ut_progress {
+    const struct gs_ctx *c;
+    const char *suite;
+    uint64_t total;
+    _Atomic uint64_t done;
+    double *last;       /* per thread: monotonic seconds of its last report */
+};
+/* Adds n done inputs and calls cfg->progress when this thread has not reported for a
+ * quarter of a second (and at the end, when done reaches total). */
+void gs_ut_progress_add(struct gs_ut_progress *p, unsigned t, uint64_t n);
+
+/* The final report (done = total), once, from the calling thread. */
+void gs_ut_progress_end(struct gs_ut_progress *p);
+
+/* A JSON integer from a count (jansson's integers are signed 64-bit). */
+json_t *gs_ut_count_json(uint64_t n);
+
+#endif
