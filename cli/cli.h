@@ -20,6 +20,7 @@ struct cli_command {
 
 int cmd_ref(int argc, char **argv);
 int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv);
 
 /* "gelucheck: error: ..." and a newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -10,6 +10,7 @@
 static const struct cli_command commands[] = {
     { "ref", "print correctly rounded reference values", cmd_ref },
     { "list", "list adapters and their kernels", cmd_list },
+    { "run", "run the conformance suites on kernels and judge them", cmd_run },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

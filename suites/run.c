@@ -1,2 +1,144 @@
-/* run.c: being written (see suites.h). */
+/* gs_run_kernel: the suites of a configuration on one kernel, as the kernel's JSON object (the
+ * "kernels" entry of a gelucheck-result/1 document, DESIGN.md section 8).
+ *
+ * Suites run in enum order (ulp, special, identity, tail, vector, fingerprint); each gets a
+ * fresh struct gs_suite_result and is turned into JSON at once.  The kernel's verdict is the
+ * worst of its suites' (error > fail > pass > skip: all skipped gives skip); a context that
+ * cannot be prepared makes the kernel an error with the message.  Nothing here prints. */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
 #include "suites.h"
+
+typedef void (*suite_fn)(struct gs_ctx *c, struct gs_suite_result *r);
+
+/* Indexed by enum gs_suite. */
+static const suite_fn suite_fns[GS_N_SUITES] = {
+    gs_suite_ulp, gs_suite_special, gs_suite_identity,
+    gs_suite_tail, gs_suite_vector, gs_suite_fingerprint,
+};
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A JSON string of text from outside (a plug-in's description): jansson wants UTF-8; any
+ * other byte goes in as '?'. */
+static json_t *text_json(const char *s)
+{
+    json_t *j = json_string(s ? s : "");
+    if (j || !s)
+        return j;
+    char buf[1024];
+    size_t n = 0;
+    for (; s[n] && n + 1 < sizeof buf; n++)
+        buf[n] = (unsigned char)s[n] < 0x80 ? s[n] : '?';
+    buf[n] = '\0';
+    return json_string(buf);
+}
+
+/* One "suites" entry: {"name", "verdict", "points", "inputs", "metrics", "finding_counts",
+ * "findings", "note"}. */
+static json_t *suite_json(const struct gs_ctx *c, const struct gs_suite_result *r)
+{
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "name", json_string(gs_suite_name(r->suite)));
+    json_object_set_new(o, "verdict", json_string(gs_verdict_name(r->verdict)));
+    json_object_set_new(o, "points", json_integer((json_int_t)r->points));
+    json_object_set_new(o, "inputs", r->inputs ? json_deep_copy(r->inputs) : json_null());
+    json_object_set_new(o, "metrics", r->metrics ? json_deep_copy(r->metrics) : json_object());
+    gs_findings_json(o, &r->findings, &r->pv, c->func, c->dt);
+    if (r->note[0])
+        json_object_set_new(o, "note", text_json(r->note));
+    return o;
+}
+
+/* The head every kernel object starts with, in this order. */
+static json_t *kernel_head(const struct gs_target *t)
+{
+    const struct gc_kernel *k = t->n_threads && t->k ? t->k[0] : NULL;
+    json_t *o = json_object();
+    if (!o)
+        return NULL;
+    json_object_set_new(o, "adapter", text_json(t->adapter));
+    json_object_set_new(o, "kernel", text_json(k ? k->name : ""));
+    json_object_set_new(o, "description", text_json(k ? k->description : ""));
+    json_object_set_new(o, "func", json_string(k ? geluref_func_name(k->func) : "gelu"));
+    json_object_set_new(o, "dtype", json_string(k ? geluref_dtype_name(k->dtype) : "f32"));
+    json_object_set_new(o, "verdict", json_string("skip")); /* replaced at the end */
+    return o;
+}
+
+/* Fills the rest of o after a successful gs_ctx_init; returns the kernel's verdict. */
+static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg, json_t *o)
+{
+    enum gs_verdict v = GS_SKIP;
+    json_t *suites = json_array(), *fingerprint = NULL, *vs_exact = NULL;
+
+    for (int s = 0; s < GS_N_SUITES; s++) {
+        if (!(cfg->suites & (1u << s)))
+            continue;
+        struct gs_suite_result r;
+        memset(&r, 0, sizeof r);
+        r.suite = (enum gs_suite)s;
+        r.verdict = GS_SKIP;
+        r.pv = c->pv;
+        gs_findings_init(&r.findings);
+        suite_fns[s](c, &r);
+        if (s == GS_SUITE_FINGERPRINT && json_object_get(r.metrics, "detected"))
+            fingerprint = json_deep_copy(r.metrics);
+        if (s == GS_SUITE_ULP && json_object_get(r.metrics, "vs_exact"))
+            vs_exact = json_deep_copy(json_object_get(r.metrics, "vs_exact"));
+        v = gs_verdict_worse(v, r.verdict);
+        json_array_append_new(suites, suite_json(c, &r));
+        gs_findings_release(&r.findings);
+        json_decref(r.metrics);
+        json_decref(r.inputs);
+    }
+    if (c->internal_error)
+        v = GS_ERROR;
+    json_object_set_new(o, "fingerprint",
+                        fingerprint ? fingerprint : json_pack("{s:s}", "detected", "n/a"));
+    json_object_set_new(o, "targets", gs_targets_json(&c->targets, c->dt));
+    if (vs_exact)
+        json_object_set_new(o, "vs_exact", vs_exact);
+    if (c->internal_error)
+        json_object_set_new(o, "error", text_json(c->internal_msg));
+    json_object_set_new(o, "suites", suites ? suites : json_array());
+    return v;
+}
+
+json_t *gs_run_kernel(const struct gs_config *cfg, const struct gs_target *t, int *internal,
+                      double *timing_s)
+{
+    double t0 = now_s();
+    struct gs_ctx c;
+    char msg[256];
+    enum gs_verdict v;
+
+    *internal = 0;
+    json_t *o = kernel_head(t);
+    if (!o)
+        return NULL;
+    if (gs_ctx_init(&c, cfg, t, msg, sizeof msg) != 0) {
+        *internal = c.internal_error;
+        v = GS_ERROR;
+        json_object_set_new(o, "fingerprint", json_pack("{s:s}", "detected", "n/a"));
+        json_object_set_new(o, "error", text_json(msg));
+        json_object_set_new(o, "suites", json_array());
+    } else {
+        v = run_suites(&c, cfg, o);
+        *internal = c.internal_error;
+    }
+    gs_ctx_release(&c);
+    json_object_set_new(o, "verdict", json_string(gs_verdict_name(v)));
+    *timing_s = now_s() - t0;
+    return o;
+}

@@ -1,0 +1,339 @@
+/* gelucheck run: the suites on the kernels of one or more adapters (DESIGN.md sections 7, 8,
+ * 11).  This file parses and checks the options (every mistake is one line on stderr and exit
+ * 2, before anything runs); run_exec.c does the run. */
+#define _POSIX_C_SOURCE 200809L /* sysconf, access */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "run_args.h"
+
+/* --threads at most this: more threads than this are more adapter instances than any
+ * machine we know has cores for, and each holds MPFR workspaces */
+#define RUN_MAX_THREADS 1024
+/* --samples at most 2^40 (1099511627776): beyond it an f32/f64 sample run would take days;
+ * use --exhaustive for every input */
+#define RUN_MAX_SAMPLES (1ull << 40)
+/* --seed at most 2^63 - 1: the result stores it as a JSON integer (signed 64-bit) */
+#define RUN_MAX_SEED 0x7fffffffffffffffull
+
+static const struct option long_opts[] = {
+    { "adapter", required_argument, NULL, 'a' },
+    { "adapter-options", required_argument, NULL, 'o' },
+    { "kernel", required_argument, NULL, 'k' },
+    { "dtype", required_argument, NULL, 'd' },
+    { "suite", required_argument, NULL, 's' },
+    { "policy", required_argument, NULL, 'p' },
+    { "exhaustive", no_argument, NULL, 'E' },
+    { "samples", required_argument, NULL, 'n' },
+    { "seed", required_argument, NULL, 'S' },
+    { "range", required_argument, NULL, 'r' },
+    { "threads", required_argument, NULL, 'j' },
+    { "json", required_argument, NULL, 'J' },
+    { "timeout", required_argument, NULL, 't' },
+    { "startup-timeout", required_argument, NULL, 'T' },
+    { "progress", required_argument, NULL, 'P' },
+    { "help", no_argument, NULL, 'h' },
+    /* DESIGN.md section 11 options that later issues bring: refused by name */
+    { "func", required_argument, NULL, 1 },
+    { "shard", required_argument, NULL, 2 },
+    { "reference", required_argument, NULL, 3 },
+    { "report", required_argument, NULL, 4 },
+    { "junit", required_argument, NULL, 5 },
+    { "baseline", required_argument, NULL, 6 },
+    { "resume", required_argument, NULL, 7 },
+    { NULL, 0, NULL, 0 },
+};
+static const char short_opts[] = "+:h";
+/* the issue each refused option belongs to, by its getopt value 1..7 */
+static const char *const later_issue[] = { NULL, "onnx", "scale", "performance", "reports",
+                                           "reports", "reports", "reliability" };
+
+#define SUITE_LIST "ulp, special, identity, tail, vector, fingerprint"
+
+static void usage(void)
+{
+    printf("usage: gelucheck run --adapter SPEC [--adapter SPEC]... [OPTIONS]\n"
+           "\n"
+           "Runs the conformance suites on every kernel of the adapters (or those chosen with\n"
+           "--kernel and --dtype), judges them by a policy, prints a summary and optionally\n"
+           "writes the JSON result (schema gelucheck-result/1).\n"
+           "\n"
+           "      --adapter SPEC        a built-in name (libm, mutants), plugin:PATH or a PATH\n"
+           "                            ending in .so, or exec:COMMAND (repeatable; required)\n"
+           "      --adapter-options STR passed to each plug-in's open() (default: none)\n"
+           "      --kernel NAME         run only this kernel (repeatable; default: all); a name\n"
+           "                            no adapter has is a usage error (exit 2)\n"
+           "      --dtype DT            only kernels of this dtype: f64, f32, f16, bf16\n"
+           "      --suite LIST          comma-separated: " SUITE_LIST ",\n"
+           "                            or all (default: all)\n"
+           "      --policy NAME|FILE    strict, faithful, default, lenient, or an INI file\n"
+           "                            overriding one (default: default)\n"
+           "      --exhaustive          every input of the dtype in the ulp suite (f32: 2^32)\n"
+           "                            (default: f16/bf16 exhaustive, f32/f64 sampled)\n"
+           "      --samples N           random ulp-suite inputs for f32/f64, 1..2^40\n"
+           "                            (default: the suite's own)\n"
+           "      --seed N              random seed, 0..2^63-1 (default: 1)\n"
+           "      --range LO:HI         restrict the sweeps (ulp, tail) to [LO, HI], finite,\n"
+           "                            LO <= HI (default: the whole line)\n"
+           "      --threads N           worker threads, 1..1024; each opens every adapter once\n"
+           "                            (default: the number of online CPUs)\n"
+           "      --json FILE           write the result there (atomically) (default: none)\n"
+           "      --timeout S           exec adapters: seconds per batch (default: 60)\n"
+           "      --startup-timeout S   exec adapters: seconds to 'ready' (default: 60)\n"
+           "      --progress WHEN       auto (stderr is a terminal and the run takes over 1 s),\n"
+           "                            always, never (default: auto)\n"
+           "  -h, --help                this text\n"
+           "\n"
+           "Not implemented yet (refused with the issue that brings them): --func, --shard,\n"
+           "--reference, --report, --junit, --baseline, --resume.\n"
+           "\n"
+           "The result does not depend on --threads or --progress: they are left out of its\n"
+           "\"command\" and kept under \"timing\".\n"
+           "\n"
+           "Example:\n"
+           "  gelucheck run --adapter libm --kernel erf1p.f32 --json erf1p.json\n"
+           "\n"
+           "Exit status (the most severe wins): 0 every kernel passes; 1 a kernel fails;\n"
+           "2 usage error, nothing run (bad option or value, unknown --kernel, bad policy\n"
+           "file); 3 an adapter or kernel could not be loaded or served (the others still\n"
+           "run); 4 internal error (the reference reached its precision cap).\n");
+}
+
+/* Whole-string unsigned decimal in [lo, hi]. */
+static int parse_u64(const char *s, unsigned long long lo, unsigned long long hi,
+                     unsigned long long *v)
+{
+    char *end;
+    if (s[0] < '0' || s[0] > '9')
+        return -1;
+    errno = 0;
+    *v = strtoull(s, &end, 10);
+    return errno || *end || *v < lo || *v > hi ? -1 : 0;
+}
+
+/* Whole-string finite double. */
+static int parse_real(const char *s, double *v)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    return end == s || *end || !isfinite(*v) ? -1 : 0;
+}
+
+static int parse_range(const char *s, struct gs_config *c)
+{
+    char lo[128];
+    const char *colon = strchr(s, ':');
+    if (!colon || (size_t)(colon - s) >= sizeof lo)
+        return -1;
+    memcpy(lo, s, (size_t)(colon - s));
+    lo[colon - s] = '\0';
+    if (parse_real(lo, &c->range_lo) || parse_real(colon + 1, &c->range_hi) ||
+        c->range_lo > c->range_hi)
+        return -1;
+    c->has_range = 1;
+    return 0;
+}
+
+static int parse_policy(const char *s, struct gs_config *c)
+{
+    char msg[512];
+    struct gs_policy *p = gs_policy_builtin(s);
+    if (!p && access(s, F_OK) != 0 && !strchr(s, '/') && !strchr(s, '.')) {
+        cli_error("unknown policy '%s' (built-in: strict, faithful, default, lenient; or an "
+                  "INI file)", s);
+        return -1;
+    }
+    if (!p && !(p = gs_policy_load(s, msg, sizeof msg))) {
+        cli_error("%s", msg);
+        return -1;
+    }
+    gs_policy_free((struct gs_policy *)c->policy); /* a second --policy replaces the first */
+    c->policy = p;
+    return 0;
+}
+
+/* One option; returns 0, or -1 after a message. */
+static int option(struct run_args *r, int c, const char *arg, const char *word)
+{
+    unsigned long long u;
+    char bad[64];
+
+    switch (c) {
+    case 'a':
+        if (!*arg) {
+            cli_error("--adapter needs a spec: a built-in name, plugin:PATH, PATH.so or "
+                      "exec:COMMAND");
+            return -1;
+        }
+        r->specs[r->n_specs++] = arg;
+        return 0;
+    case 'o': r->options = arg; return 0;
+    case 'k': r->kernels[r->n_kernels++] = arg; return 0;
+    case 'd':
+        if (geluref_dtype_from_name(arg, &r->dtype) == 0) {
+            r->has_dtype = 1;
+            return 0;
+        }
+        cli_error("unknown dtype '%s' (expected one of: f64, f32, f16, bf16)", arg);
+        return -1;
+    case 's':
+        if (gs_suite_mask_parse(arg, &r->cfg.suites, bad, sizeof bad) == 0)
+            return 0;
+        if (bad[0])
+            cli_error("unknown suite '%s' in --suite (suites: " SUITE_LIST ")", bad);
+        else
+            cli_error("empty suite name in --suite '%s' (suites: " SUITE_LIST ")", arg);
+        return -1;
+    case 'p': return parse_policy(arg, &r->cfg);
+    case 'E': r->cfg.exhaustive = 1; return 0;
+    case 'n':
+        if (parse_u64(arg, 1, RUN_MAX_SAMPLES, &u) == 0) {
+            r->cfg.samples = u;
+            return 0;
+        }
+        cli_error("bad --samples '%s': not an integer in 1..1099511627776", arg);
+        return -1;
+    case 'S':
+        if (parse_u64(arg, 0, RUN_MAX_SEED, &u) == 0) {
+            r->cfg.seed = u;
+            return 0;
+        }
+        cli_error("bad --seed '%s': not an integer in 0..9223372036854775807", arg);
+        return -1;
+    case 'r':
+        if (parse_range(arg, &r->cfg) == 0)
+            return 0;
+        cli_error("bad --range '%s': want LO:HI, finite numbers with LO <= HI", arg);
+        return -1;
+    case 'j':
+        if (parse_u64(arg, 1, RUN_MAX_THREADS, &u) == 0) {
+            r->cfg.threads = (unsigned)u;
+            return 0;
+        }
+        cli_error("bad --threads '%s': not an integer in 1..%d", arg, RUN_MAX_THREADS);
+        return -1;
+    case 'J': r->json = arg; return 0;
+    case 't':
+    case 'T':
+        if (parse_real(arg, c == 't' ? &r->timeout_s : &r->startup_timeout_s) == 0 &&
+            (c == 't' ? r->timeout_s : r->startup_timeout_s) > 0)
+            return 0;
+        cli_error("bad %s '%s': not a number of seconds > 0",
+                  c == 't' ? "--timeout" : "--startup-timeout", arg);
+        return -1;
+    case 'P':
+        r->progress = strcmp(arg, "auto") == 0     ? RUN_PROGRESS_AUTO
+                      : strcmp(arg, "always") == 0 ? RUN_PROGRESS_ALWAYS
+                      : strcmp(arg, "never") == 0  ? RUN_PROGRESS_NEVER
+                                                   : (enum run_progress_mode)-1;
+        if ((int)r->progress >= 0)
+            return 0;
+        cli_error("bad --progress '%s' (expected one of: auto, always, never)", arg);
+        return -1;
+    default:
+        for (const struct option *o = long_opts; c >= 1 && c <= 7 && o->name; o++)
+            if (o->val == c) {
+                cli_error("option '--%s' is not implemented yet (issue: %s)", o->name,
+                          later_issue[c]);
+                return -1;
+            }
+        cli_error("unknown option '%s'", word);
+        return -1;
+    }
+}
+
+/* Whether option word w (as reordered: "--threads", "--thr=2") is one the result leaves out
+ * of "command": --threads and --progress change nothing measured. */
+static int unrecorded(const char *w)
+{
+    static const char *const names[] = { "threads", "progress" };
+    if (strncmp(w, "--", 2) != 0)
+        return 0;
+    size_t n = strcspn(w + 2, "=");
+    for (size_t i = 0; i < 2; i++)
+        if (n > 0 && strncmp(names[i], w + 2, n) == 0)
+            return 1;
+    return 0;
+}
+
+static int parse_args(struct run_args *r, int ac, char **av)
+{
+    int c, help = 0;
+    long n_online = sysconf(_SC_NPROCESSORS_ONLN);
+
+    r->cfg.threads = n_online < 1 ? 1 : n_online > RUN_MAX_THREADS ? RUN_MAX_THREADS
+                                                                    : (unsigned)n_online;
+    r->timeout_s = r->startup_timeout_s = 60.0; /* GC_OPEN_OPTIONS_INIT's */
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(ac, av, short_opts, long_opts, NULL)) != -1) {
+        if (c == 'h') {
+            help = 1;
+        } else if (c == ':') {
+            cli_error("option '%s' needs a value", av[optind - 1]);
+            return -1;
+        } else if (option(r, c, optarg, av[optind - 1])) {
+            return -1; /* av[optind - 1]: the unknown word when c is '?' */
+        }
+    }
+    if (help) {
+        usage();
+        return 1;
+    }
+    if (optind < ac) {
+        cli_error("run takes no operands: '%s' (use --adapter SPEC)", av[optind]);
+        return -1;
+    }
+    if (r->n_specs == 0) {
+        cli_error("no adapter given (use --adapter SPEC; 'gelucheck list' shows the built-ins)");
+        return -1;
+    }
+    if (!r->cfg.policy && !(r->cfg.policy = gs_policy_builtin("default"))) {
+        cli_error("built-in policy 'default' missing");
+        return -1;
+    }
+    /* the command as recorded: "gelucheck", "run", the options in order but the unrecorded */
+    r->command[r->n_command++] = "gelucheck";
+    r->command[r->n_command++] = "run";
+    for (int i = 1; i < ac && strcmp(av[i], "--") != 0; i++) {
+        if (!unrecorded(av[i]))
+            r->command[r->n_command++] = av[i];
+        else if (!strchr(av[i], '='))
+            i++; /* its value */
+    }
+    return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    struct run_args r;
+    char **av = malloc(CLI_REORDER_SLOTS(argc) * sizeof *av);
+    int rc = CLI_EXIT_INTERNAL;
+
+    memset(&r, 0, sizeof r);
+    gs_config_init(&r.cfg);
+    r.specs = malloc((size_t)argc * sizeof *r.specs);
+    r.kernels = malloc((size_t)argc * sizeof *r.kernels);
+    r.command = malloc(((size_t)argc + 2) * sizeof *r.command);
+    if (!av || !r.specs || !r.kernels || !r.command) {
+        cli_error("out of memory");
+    } else {
+        int ac = cli_reorder(argc, argv, short_opts, long_opts, av);
+        int p = ac < 0 ? -1 : parse_args(&r, ac, av);
+        rc = p < 0 ? CLI_EXIT_USAGE : p > 0 ? CLI_EXIT_PASS : run_execute(&r);
+    }
+    fflush(stdout);
+    gs_policy_free((struct gs_policy *)r.cfg.policy);
+    free(r.command);
+    free(r.kernels);
+    free(r.specs);
+    free(av);
+    return rc;
+}

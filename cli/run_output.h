@@ -1,0 +1,31 @@
+/* What `gelucheck run` shows on the terminal (run_output.c): the summary on stdout, read from
+ * the result document, and the progress line on stderr. */
+#ifndef GELUCHECK_RUN_OUTPUT_H
+#define GELUCHECK_RUN_OUTPUT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+/* The summary of a finished result: one line per kernel ("FAIL  mutants  erf1p_float.f32
+ * gelu f32"), under a failing kernel one line per failing suite with its first failing
+ * finding, adapters that could not be loaded, and the totals. */
+void run_summary_print(FILE *f, const json_t *doc);
+
+enum run_progress_mode { RUN_PROGRESS_AUTO = 0, RUN_PROGRESS_ALWAYS, RUN_PROGRESS_NEVER };
+
+/* The progress line: "[3/22] mutants erf1p_float.f32  ulp  12000/20000  41.2k/s  ETA 2s",
+ * rewritten in place with '\r' at most a few times a second; with RUN_PROGRESS_AUTO only when
+ * stderr is a terminal and the run has taken more than a second. */
+struct run_progress;
+struct run_progress *run_progress_new(enum run_progress_mode mode);
+/* A kernel starts: index (from 1) of n, its adapter spec. */
+void run_progress_kernel(struct run_progress *p, unsigned index, unsigned n, const char *adapter);
+/* The gs_progress_fn of struct gs_config (arg = the struct run_progress). */
+void run_progress_fn(void *arg, const char *kernel, const char *suite, uint64_t done,
+                     uint64_t total);
+/* Clears the line (if one was shown) and frees; NULL is fine. */
+void run_progress_free(struct run_progress *p);
+
+#endif
