@@ -105,6 +105,11 @@ enum gc_status gs_kernel_eval(const struct gs_ctx *c, unsigned t, const void *x,
     if (st != GC_OK) {
         struct gs_finding fd = { .kind = st == GC_E_TIMEOUT ? GS_K_TIMEOUT : GS_K_ADAPTER_ERROR,
                                  .region = GS_R_NONE, .ulp = NAN, .abs_err = NAN };
+        if (n > 0) { /* the batch's first input, to start reproducing from */
+            fd.has_x = 1;
+            fd.x = gs_load(c->dt, x, 0);
+            fd.region = gs_region_of(c->dt, fd.x);
+        }
         /* the detail holds 199 characters: a longer message is cut, marked by "..." */
         const char *m = msg[0] ? msg : gc_strerror(st);
         size_t len = strlen(m);

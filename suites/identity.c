@@ -7,7 +7,8 @@
  * (seeded by gs_seed_mix(cfg->seed, GS_SUITE_IDENTITY, binade)), plus |t| for every target of
  * gs_targets.  The kernel is evaluated on S = P and -P (every finite input for f16/bf16),
  * sorted by value; the monotone check also walks runs of consecutive inputs (identity_mono.c).
- * With cfg->samples set, f32/f64 use about that many inputs for P and as many in runs
+ * With cfg->samples set, f32/f64 use about that many inputs for P (at most ID_MAX_P: memory
+ * stays bounded, about 40 bytes per input of P, whatever --samples) and as many in runs
  * instead of the defaults below. */
 #include <math.h>
 #include <stdio.h>
@@ -17,6 +18,9 @@
 #include "identity_priv.h"
 
 #define ID_BATCH 65536 /* the largest batch (DESIGN.md 5.2: 0 <= N <= 65536) */
+/* the most random inputs P takes from --samples: 2^20, about 40 MiB of state with S = P and
+ * -P, their outputs and the sort (--samples beyond it still sizes the ulp suite) */
+#define ID_MAX_P (UINT64_C(1) << 20)
 
 /* Defaults: f32 255 binades x 256 = 65280 random inputs and 255 x 2 signs x 2 runs x 4096 =
  * 4.2 million run inputs; f64 2047 x 32 = 65504 and 2047 x 2 x 1 x 1024 = 4.2 million. */
@@ -148,6 +152,8 @@ static void plan(struct id_state *s)
     s->runs = plans[s->dt].runs;
     s->run_len = plans[s->dt].run_len;
     uint64_t n = s->c->cfg->samples;
+    if (n > ID_MAX_P)
+        n = ID_MAX_P;
     if (n != 0) {
         s->per_binade = n / s->n_binades > 0 ? n / s->n_binades : 1;
         s->runs = 1;

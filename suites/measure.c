@@ -264,6 +264,7 @@ enum geluref_status gs_measure(struct gs_ref *r, enum geluref_func f, enum gelur
     m->want = rv.rn;
     m->want_class = want_class(dt, rv.rn);
     m->cr = y == rv.rn || (y_nan && f_nan);
+    m->exact = rv.exact;
     if (y_nan || f_nan) {
         m->faithful = y_nan && f_nan;
         m->cr_distance = -1;

@@ -81,6 +81,8 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
 {
     enum gs_verdict v = GS_SKIP;
     json_t *suites = json_array(), *fingerprint = NULL, *vs_exact = NULL;
+    int timed_out = 0;
+    enum gs_suite timed_out_in = GS_SUITE_ULP;
 
     for (int s = 0; s < GS_N_SUITES; s++) {
         if (!(cfg->suites & (1u << s)))
@@ -91,7 +93,22 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
         r.verdict = GS_SKIP;
         r.pv = c->pv;
         gs_findings_init(&r.findings);
-        suite_fns[s](c, &r);
+        if (timed_out) {
+            /* an exec adapter is killed on a timeout: the later suites cannot be served */
+            snprintf(r.note, sizeof r.note, "not run: the kernel timed out in suite %s",
+                     gs_suite_name(timed_out_in));
+        } else {
+            suite_fns[s](c, &r);
+        }
+        /* DESIGN.md section 7: a kernel that times out fails (exit 1); "error" (exit 3) is
+         * for one that could not be served */
+        if (r.verdict == GS_ERROR && !c->internal_error &&
+            gs_findings_count(&r.findings, GS_K_TIMEOUT) > 0 &&
+            gs_findings_count(&r.findings, GS_K_ADAPTER_ERROR) == 0) {
+            r.verdict = GS_FAIL;
+            timed_out = 1;
+            timed_out_in = (enum gs_suite)s;
+        }
         if (s == GS_SUITE_FINGERPRINT && json_object_get(r.metrics, "detected"))
             fingerprint = json_deep_copy(r.metrics);
         if (s == GS_SUITE_ULP && json_object_get(r.metrics, "vs_exact"))

@@ -164,6 +164,7 @@ struct gs_meas {
     uint64_t x, got, want;  /* input, output, RN(f(x)) */
     int cr;                 /* got == want (bit for bit; any NaN equals any NaN) */
     int faithful;           /* got is RD(f) or RU(f) (+0/-0 counted by value) */
+    int exact;              /* f(x) is a value of the dtype (or NaN): RD(f) = RU(f) */
     int64_t cr_distance;    /* |gs_pos(got) - gs_pos(want)|; -1 when either is NaN */
     double ulp;             /* |got - f(x)| / ulp(f(x)) (DESIGN.md section 4), from the p+16-bit
                                value; +inf when got is +-inf or NaN and f(x) is finite; 0 when

@@ -1,10 +1,12 @@
 /* The ulp suite (DESIGN.md section 6): the error of every output against the correctly
  * rounded reference, overall, per region of x and per binade of x.
  *
- * Inputs: f16/bf16 every non-NaN pattern; f32 every non-NaN pattern with --exhaustive
- * (streamed, never materialised); otherwise the target set plus a stratified random sample
- * spread evenly over every binade of both signs (uniform random significands) plus the
- * infinities.  Each work item's inputs are a pure function of (seed, suite, item), and the
+ * Inputs: f16/bf16 every finite non-zero pattern; f32 every finite non-zero pattern with
+ * --exhaustive (streamed, never materialised); otherwise the target set plus a stratified
+ * random sample spread evenly over every binade of both signs (uniform random significands).
+ * NaN, +-inf and +-0 are the special suite's: their results are conventions (DESIGN.md
+ * section 2), not roundings, and the policy judges them there (special_zero_sign,
+ * nan_at_neg_inf), so judging them here as well would override those keys.  Each work item's inputs are a pure function of (seed, suite, item), and the
  * per-thread statistics merge in an order-independent way, so results do not depend on
  * --threads.  Metrics are built in ulp_json.c. */
 #include <math.h>
@@ -72,7 +74,8 @@ static size_t item_inputs(struct ulp_run *u, uint64_t item, struct ulp_acc *a)
         for (uint64_t p = item * u->chunk; p < (item + 1) * u->chunk; p++) {
             int neg = (p & s->sign) != 0;
             uint64_t mag = p & ~s->sign;
-            if (mag <= s->inf_mag && u->rok[neg] && mag >= u->mlo[neg] && mag <= u->mhi[neg])
+            if (mag != 0 && mag < s->inf_mag && u->rok[neg] && mag >= u->mlo[neg] &&
+                mag <= u->mhi[neg])
                 a->x[n++] = p;
         }
         return n;
@@ -143,7 +146,8 @@ static int work(void *arg, unsigned t, uint64_t item)
     return 0;
 }
 
-/* The stratified plan: targets (and infinities) in range, then binades with their counts. */
+/* The stratified plan: the finite non-zero targets in range, then binades with their
+ * counts. */
 static int plan_stratified(struct ulp_run *u, uint64_t samples)
 {
     const struct gs_ut_shape *s = &u->sh;
@@ -154,22 +158,17 @@ static int plan_stratified(struct ulp_run *u, uint64_t samples)
         return -1;
     for (size_t i = 0; i < c->targets.n; i++) {
         uint64_t x = c->targets.x[i];
-        if (!gs_is_nan(c->dt, x) && gs_ut_in_range(c, x))
+        if (!gs_is_nan(c->dt, x) && !gs_is_inf(c->dt, x) && !gs_is_zero(c->dt, x) &&
+            gs_ut_in_range(c, x))
             u->targets[u->n_targets++] = x;
-    }
-    for (int neg = 0; neg < 2; neg++) {
-        uint64_t inf = gs_ut_bits(s, neg, s->inf_mag);
-        int dup = 0; /* the targets may hold the infinities already */
-        for (size_t i = 0; i < u->n_targets; i++)
-            dup |= u->targets[i] == inf;
-        if (!dup && gs_ut_in_range(c, inf))
-            u->targets[u->n_targets++] = inf;
     }
     /* binades of both signs (sign x exponent field) that meet the range */
     size_t nb = 0;
     for (int neg = 1; neg >= 0; neg--)
         for (unsigned e = 0; e < s->n_fields; e++) {
-            uint64_t lo = (uint64_t)e << s->mant, hi = ((uint64_t)(e + 1) << s->mant) - 1;
+            /* field 0 without +-0 (the special suite's) */
+            uint64_t lo = e == 0 ? 1 : (uint64_t)e << s->mant;
+            uint64_t hi = ((uint64_t)(e + 1) << s->mant) - 1;
             if (!u->rok[neg] || hi < u->mlo[neg] || lo > u->mhi[neg])
                 continue;
             struct ulp_binade *b = &u->bins[nb++];

@@ -135,3 +135,17 @@ foreach(later func:onnx shard:scale reference:performance report:reports junit:r
     cli_test(run_later_${opt} 2 "run|--adapter|libm|--${opt}|x"
         ERR "^${e}option '--${opt}' is not implemented yet [(]issue: ${issue}[)]\n$" EMPTY_OUT)
 endforeach()
+
+# normpdf(+-0) = 1/sqrt(2 pi) is inexact: a kernel 1 ulp low there (and about 1.5 ulp
+# elsewhere) passes default, whose special and identity suites judge it by the accuracy
+# default grants, and fails strict
+set(normpdf_lo "exec:/usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/suites/exec_normpdf.py")
+run_test(normpdf_inexact_default 0 "run|--adapter|${normpdf_lo}|--suite|special,identity|--threads|1")
+run_test(normpdf_inexact_strict 1 "run|--adapter|${normpdf_lo}|--suite|special,identity|--policy|strict|--threads|1")
+# lenient tolerates NaN for x = -inf (nan_at_neg_inf = allow): nan_neginf.f32, accurate
+# elsewhere, passes it; only the special suite judges +-inf and +-0
+run_test(nan_neginf_lenient 0 "run|--adapter|mutants|--kernel|nan_neginf.f32|--policy|lenient|--samples|5000|--threads|2")
+# a kernel that hangs past --timeout fails (exit 1, DESIGN.md section 7) with a timeout
+# finding; the suites after it are not run (the exec adapter is killed)
+run_test(timeout_fails 1 "run|--adapter|exec:/usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/adapters/exec_fixtures/misbehave.py hang|--kernel|bad.f64|--timeout|0.5|--threads|1"
+    MODE timeout)

@@ -259,6 +259,30 @@ static void test_erf1p(void **state)
     assert_true(m51 > m10 && m105 > m51);
 }
 
+/* ---------------------------------------------------------------- timeout -------------- */
+
+/* misbehave.py hang: the ulp suite's first batch times out: the kernel and that suite fail
+ * with a timeout finding that names the batch's first input; the suites after it are not run
+ * (the adapter was killed) and say why */
+static void test_timeout(void **state)
+{
+    (void)state;
+    const json_t *k = json_array_get(json_object_get(doc, "kernels"), 0);
+    assert_string_equal(json_string_value(json_object_get(k, "verdict")), "fail");
+    assert_string_equal(json_string_value(json_object_get(doc, "verdict")), "fail");
+    const json_t *suites = json_object_get(k, "suites");
+    const json_t *ulp = json_array_get(suites, 0);
+    assert_string_equal(json_string_value(json_object_get(ulp, "verdict")), "fail");
+    const json_t *f = json_array_get(json_object_get(ulp, "findings"), 0);
+    assert_string_equal(json_string_value(json_object_get(f, "kind")), "timeout");
+    assert_non_null(json_object_get(f, "x"));
+    for (size_t i = 1; i < json_array_size(suites); i++) {
+        const json_t *s = json_array_get(suites, i);
+        assert_string_equal(json_string_value(json_object_get(s, "verdict")), "skip");
+        assert_non_null(strstr(json_string_value(json_object_get(s, "note")), "timed out"));
+    }
+}
+
 /* ---------------------------------------------------------------- same ----------------- */
 
 static void test_same(void **state)
@@ -303,11 +327,12 @@ int main(int argc, char **argv)
     static const struct CMUnitTest fixture[] = { cmocka_unit_test(test_fixture_clean) };
     static const struct CMUnitTest erf1p[] = { cmocka_unit_test(test_erf1p) };
     static const struct CMUnitTest same[] = { cmocka_unit_test(test_same) };
+    static const struct CMUnitTest timeout[] = { cmocka_unit_test(test_timeout) };
 
     if (argc < 3 || !(doc = load(argv[2])) || (argc > 3 && !(doc2 = load(argv[3]))) ||
         (strcmp(argv[1], "same") == 0 && !doc2)) {
-        fprintf(stderr, "usage: test_run_result mutants|fixture|erf1p R.json [R2.json] | "
-                        "same A B\n");
+        fprintf(stderr, "usage: test_run_result mutants|fixture|erf1p|timeout R.json "
+                        "[R2.json] | same A B\n");
         return 2;
     }
     int rc = 2;
@@ -324,6 +349,8 @@ int main(int argc, char **argv)
         rc = cmocka_run_group_tests_name("run_erf1p", erf1p, NULL, NULL);
     else if (strcmp(argv[1], "same") == 0)
         rc = cmocka_run_group_tests_name("run_same", same, NULL, NULL);
+    else if (strcmp(argv[1], "timeout") == 0)
+        rc = cmocka_run_group_tests_name("run_timeout", timeout, NULL, NULL);
     json_decref(doc);
     json_decref(doc2);
     return rc;
