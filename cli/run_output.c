@@ -136,8 +136,10 @@ void run_summary_print(FILE *f, const json_t *doc)
     const char *key;
     char v[8];
 
+    size_t not_loaded = 0;
     json_array_foreach(json_object_get(doc, "adapters"), i, a) {
         if (!json_is_null(json_object_get(a, "error"))) {
+            not_loaded++;
             fprintf(f, "ERROR  %s  adapter not loaded: ", str(a, "spec"));
             put_text(f, str(a, "error"));
             fputc('\n', f);
@@ -154,6 +156,8 @@ void run_summary_print(FILE *f, const json_t *doc)
             json_integer_value(json_object_get(t, "error")),
             json_integer_value(json_object_get(t, "skip")),
             str(json_object_get(doc, "policy"), "name"));
+    if (not_loaded)
+        fprintf(f, "; %zu adapter%s not loaded", not_loaded, not_loaded == 1 ? "" : "s");
     fprintf(f, "; %.1f s\n", json_number_value(json_object_get(json_object_get(doc, "timing"),
                                                                 "wall_s")));
     if (json_object_size(fc)) {
@@ -202,6 +206,8 @@ struct run_progress *run_progress_new(enum run_progress_mode mode)
     p->tty = isatty(fileno(stderr));
     pthread_mutex_init(&p->lock, NULL);
     p->t0 = p->last = now_s();
+    if (mode == RUN_PROGRESS_ALWAYS)
+        p->last -= RUN_PROGRESS_PERIOD_S; /* always: the first report shows at once */
     return p;
 }
 

@@ -117,9 +117,14 @@ static int work(void *arg, unsigned t, uint64_t item)
         atomic_store(&u->stop, 1);
         return 1;
     }
+    size_t reported = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t x = a->x[i], y = a->y[i];
         enum gs_region rg = gs_region_of(c->dt, x);
+        if (i - reported == 1024) { /* a batch takes a second or more: report within it */
+            gs_ut_progress_add(&u->prog, t, 1024);
+            reported = i;
+        }
         uint64_t mag = x & ~u->sh.sign;
         struct gs_errstat *st[3] = { &a->all, rg < GS_N_REGIONS ? &a->reg[rg] : NULL, NULL };
         if (mag < u->sh.inf_mag)
@@ -142,7 +147,7 @@ static int work(void *arg, unsigned t, uint64_t item)
         }
     }
     a->points += n;
-    gs_ut_progress_add(&u->prog, t, n);
+    gs_ut_progress_add(&u->prog, t, n - reported);
     return 0;
 }
 

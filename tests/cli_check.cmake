@@ -1,6 +1,7 @@
 # Runs one gelucheck command and checks its exit status and output (cmake -P script).
 #   -DEXE=path  -DARGS=a|b|c ('|' separates the arguments)  -DRC=n
-#   [-DOUT=regex] [-DERR=regex]: must match stdout / stderr;  [-DEMPTY_OUT=1]: no stdout.
+#   [-DOUT=regex] [-DERR=regex]: must match stdout / stderr;  [-DEMPTY_OUT=1]: no stdout;
+#   [-DEMPTY_ERR=1]: no stderr.
 string(REPLACE "|" ";" args "${ARGS}")
 execute_process(COMMAND "${EXE}" ${args}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -16,4 +17,7 @@ if(DEFINED ERR AND NOT err MATCHES "${ERR}")
 endif()
 if(EMPTY_OUT AND NOT out STREQUAL "")
     message(FATAL_ERROR "stdout should be empty: ${ctx}")
+endif()
+if(EMPTY_ERR AND NOT err STREQUAL "")
+    message(FATAL_ERROR "stderr should be empty: ${ctx}")
 endif()

@@ -7,10 +7,10 @@ add_executable(test_parse_format
 target_link_libraries(test_parse_format PRIVATE geluref PkgConfig::CMOCKA gelucheck_warnings)
 add_test(NAME parse_format COMMAND test_parse_format)
 
-# cli_test(NAME RC ARGS [OUT regex] [ERR regex] [EMPTY_OUT]): runs gelucheck ARGS ('|'
+# cli_test(NAME RC ARGS [OUT regex] [ERR regex] [EMPTY_OUT] [EMPTY_ERR]): runs gelucheck ARGS ('|'
 # separated) through cli_check.cmake.  Regexes: write [.] [(] [+] rather than backslashes.
 function(cli_test name rc args)
-    cmake_parse_arguments(PARSE_ARGV 3 T "EMPTY_OUT" "OUT;ERR" "")
+    cmake_parse_arguments(PARSE_ARGV 3 T "EMPTY_OUT;EMPTY_ERR" "OUT;ERR" "")
     set(defs -DEXE=$<TARGET_FILE:gelucheck> "-DARGS=${args}" -DRC=${rc})
     if(DEFINED T_OUT)
         list(APPEND defs "-DOUT=${T_OUT}")
@@ -20,6 +20,9 @@ function(cli_test name rc args)
     endif()
     if(T_EMPTY_OUT)
         list(APPEND defs -DEMPTY_OUT=1)
+    endif()
+    if(T_EMPTY_ERR)
+        list(APPEND defs -DEMPTY_ERR=1)
     endif()
     add_test(NAME cli_${name}
         COMMAND ${CMAKE_COMMAND} ${defs} -P ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/cli_check.cmake)

@@ -149,3 +149,13 @@ run_test(nan_neginf_lenient 0 "run|--adapter|mutants|--kernel|nan_neginf.f32|--p
 # finding; the suites after it are not run (the exec adapter is killed)
 run_test(timeout_fails 1 "run|--adapter|exec:/usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/adapters/exec_fixtures/misbehave.py hang|--kernel|bad.f64|--timeout|0.5|--threads|1"
     MODE timeout)
+# --progress always: a line with kernel, suite, done/total, rate and ETA on stderr (rewritten
+# with \r); never: nothing on stderr for a passing run
+cli_test(run_progress_always 1 "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp|--samples|100000|--threads|1|--progress|always"
+    ERR "\\[1/1\\] libm erfc[.]f32  ulp  [0-9]+/[0-9]+  [^\n]*/s  ETA")
+cli_test(run_progress_never 1 "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp|--samples|100000|--threads|1|--progress|never"
+    EMPTY_ERR)
+# the summary's totals say how many adapters could not be loaded
+cli_test(run_adapter_not_loaded 3 "run|--adapter|plugin:/nonexistent.so"
+    OUT "ERROR  plugin:/nonexistent[.]so  adapter not loaded: [^\n]*\n\nERROR: 0 kernels, [^\n]*; 1 adapter not loaded;"
+    ERR "^${e}cannot load adapter 'plugin:/nonexistent[.]so'")
