@@ -394,18 +394,7 @@ void gs_suite_tail(struct gs_ctx *c, struct gs_suite_result *r)
         r->metrics = tail_metrics_json(&u);
         r->inputs = tail_inputs_json(&u);
     }
-    if (nomem) {
-        r->verdict = GS_ERROR;
-        snprintf(r->note, sizeof r->note, "tail suite: out of memory");
-    } else if (atomic_load(&u.failed)) {
-        r->verdict = GS_ERROR;
-        snprintf(r->note, sizeof r->note, "tail suite: the kernel could not be served");
-    } else if (c->internal_error) {
-        r->verdict = GS_ERROR;
-        snprintf(r->note, sizeof r->note, "%s", c->internal_msg);
-    } else {
-        r->verdict = gs_findings_fail(&r->findings, &c->pv) ? GS_FAIL : GS_PASS;
-    }
+    gs_ut_verdict(c, r, "tail", nomem, atomic_load(&u.failed));
     for (unsigned t = 0; u.acc && t < nt; t++)
         acc_release(&u.acc[t]);
     free(u.acc);

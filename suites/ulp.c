@@ -248,18 +248,7 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
         r->metrics = ulp_metrics_json(&u);
         r->inputs = ulp_inputs_json(&u);
     }
-    if (nomem) {
-        r->verdict = GS_ERROR;
-        snprintf(r->note, sizeof r->note, "ulp suite: out of memory");
-    } else if (atomic_load(&u.failed)) {
-        r->verdict = GS_ERROR;
-        snprintf(r->note, sizeof r->note, "ulp suite: the kernel could not be served");
-    } else if (c->internal_error) {
-        r->verdict = GS_ERROR;
-        snprintf(r->note, sizeof r->note, "%s", c->internal_msg);
-    } else {
-        r->verdict = gs_findings_fail(&r->findings, &c->pv) ? GS_FAIL : GS_PASS;
-    }
+    gs_ut_verdict(c, r, "ulp", nomem, atomic_load(&u.failed));
     for (unsigned t = 0; u.acc && t < nt; t++)
         acc_release(&u.acc[t]);
     free(u.acc);

@@ -180,3 +180,20 @@ json_t *gs_ut_count_json(uint64_t n)
 {
     return json_integer(n > (uint64_t)INT64_MAX ? (json_int_t)INT64_MAX : (json_int_t)n);
 }
+
+void gs_ut_verdict(const struct gs_ctx *c, struct gs_suite_result *r, const char *suite,
+                   int nomem, int failed)
+{
+    if (nomem) {
+        r->verdict = GS_ERROR;
+        snprintf(r->note, sizeof r->note, "%s suite: out of memory", suite);
+    } else if (failed) {
+        r->verdict = GS_ERROR;
+        snprintf(r->note, sizeof r->note, "%s suite: the kernel could not be served", suite);
+    } else if (c->internal_error) {
+        r->verdict = GS_ERROR;
+        snprintf(r->note, sizeof r->note, "%s", c->internal_msg);
+    } else {
+        r->verdict = gs_findings_fail(&r->findings, &c->pv) ? GS_FAIL : GS_PASS;
+    }
+}

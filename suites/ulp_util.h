@@ -67,6 +67,11 @@ void gs_ut_progress_add(struct gs_ut_progress *p, unsigned t, uint64_t n);
 /* The final report (done = total), once, from the calling thread. */
 void gs_ut_progress_end(struct gs_ut_progress *p);
 
+/* The verdict of a sweep suite (ulp, tail) and its note: error when memory ran out, the
+ * kernel could not be served or the reference failed, else fail or pass by the findings. */
+void gs_ut_verdict(const struct gs_ctx *c, struct gs_suite_result *r, const char *suite,
+                   int nomem, int failed);
+
 /* A JSON integer from a count (jansson's integers are signed 64-bit). */
 json_t *gs_ut_count_json(uint64_t n);
 
