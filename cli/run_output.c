@@ -114,6 +114,26 @@ static void print_kernel(FILE *f, const json_t *k)
     if (detected[0] && strcmp(detected, "n/a") != 0 && strcmp(detected, str(k, "func")) != 0)
         fprintf(f, "  (behaves like %s)", detected);
     fputc('\n', f);
+    /* an approximation: how far it is from the exact function, whatever the verdict */
+    const json_t *vx = json_object_get(k, "vs_exact"), *vo = json_object_get(vx, "overall");
+    if (vo && json_is_number(json_object_get(vo, "max_ulp"))) {
+        /* over x >= -1 too: the tails, where the exact function underflows first, dominate */
+        static const char *const near[] = { "[-1,0)", "[0,1)", "x>=1" };
+        double m1 = -1;
+        for (size_t r = 0; r < 3; r++) {
+            const json_t *ru = json_object_get(json_object_get(json_object_get(vx, "regions"),
+                                                               near[r]), "max_ulp");
+            if (json_is_number(ru) && json_number_value(ru) > m1)
+                m1 = json_number_value(ru);
+        }
+        fprintf(f, "    %-12s%s: max %.3g ulp", "vs exact", str(vx, "func"),
+                json_number_value(json_object_get(vo, "max_ulp")));
+        if (m1 >= 0)
+            fprintf(f, " (x >= -1: %.3g ulp)", m1);
+        fprintf(f, ", %.1f%% of the outputs are RN(%s)\n",
+                100 * json_number_value(json_object_get(vo, "fraction_correctly_rounded")),
+                str(vx, "func"));
+    }
     if (json_object_get(k, "error")) {
         fputs("    error: ", f);
         put_text(f, str(k, "error"));

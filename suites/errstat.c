@@ -139,7 +139,11 @@ json_t *gs_errstat_json(const struct gs_errstat *s, enum geluref_dtype dt)
         json_object_set_new(o, "max_ulp_at", json_null());
     }
     json_object_set_new(o, "max_abs_err", num_or_null(s->max_abs));
+    json_object_set_new(o, "max_abs_err_x",
+                        s->max_abs >= 0 ? gs_value_json(dt, s->max_abs_x) : json_null());
     json_object_set_new(o, "max_rel_err", num_or_null(s->max_rel));
+    json_object_set_new(o, "max_rel_err_x",
+                        s->max_rel >= 0 ? gs_value_json(dt, s->max_rel_x) : json_null());
     json_t *h = json_object();
     for (int i = 0; i < GS_HIST_N; i++)
         json_object_set_new(h, hist_labels[i], json_integer((json_int_t)s->hist[i]));

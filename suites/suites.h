@@ -314,8 +314,9 @@ void gs_errstat_init(struct gs_errstat *s);
 void gs_errstat_add(struct gs_errstat *s, const struct gs_meas *m);
 void gs_errstat_merge(struct gs_errstat *into, const struct gs_errstat *from);
 /* {"points", "correctly_rounded", "fraction_correctly_rounded", "faithful", "nonfinite",
- *  "max_ulp", "max_ulp_at": {x, got, want as value objects}, "max_abs_err", "max_rel_err",
- *  "cr_distance_histogram": {"0": n, ...}}; numbers never non-finite (null instead). */
+ *  "max_ulp", "max_ulp_at": {x, got, want as value objects}, "max_abs_err", "max_abs_err_x",
+ *  "max_rel_err", "max_rel_err_x", "cr_distance_histogram": {"0": n, ...}}; numbers never
+ *  non-finite (null instead). */
 json_t *gs_errstat_json(const struct gs_errstat *s, enum geluref_dtype dt);
 
 /* ---------------------------------------------------------------- JSON helpers (json.c) -- */

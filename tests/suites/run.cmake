@@ -159,3 +159,6 @@ cli_test(run_progress_never 1 "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp|
 cli_test(run_adapter_not_loaded 3 "run|--adapter|plugin:/nonexistent.so"
     OUT "ERROR  plugin:/nonexistent[.]so  adapter not loaded: [^\n]*\n\nERROR: 0 kernels, [^\n]*; 1 adapter not loaded;"
     ERR "^${e}cannot load adapter 'plugin:/nonexistent[.]so'")
+# an approximation is also measured against the exact function, in the summary too
+cli_test(run_vs_exact 1 "run|--adapter|libm|--kernel|tanh.bf16|--suite|ulp|--threads|2"
+    OUT "FAIL   libm  tanh[.]bf16  gelu_tanh bf16\n    vs exact    gelu: max [0-9.e+]+ ulp [(]x >= -1: [0-9.e+]+ ulp[)], [0-9.]+% of the outputs are RN[(]gelu[)]\n")
