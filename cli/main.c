@@ -11,6 +11,8 @@ static const struct cli_command commands[] = {
     { "ref", "print correctly rounded reference values", cmd_ref },
     { "list", "list adapters and their kernels", cmd_list },
     { "run", "run the conformance suites on kernels and judge them", cmd_run },
+    { "report", "render the report of a saved result (Markdown, SVG, JUnit)", cmd_report },
+    { "compare", "compare the kernels of several results in one table", cmd_compare },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

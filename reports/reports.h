@@ -65,6 +65,73 @@ json_t *rp_environment(void);
  * ("cannot write 'r.json': No such file or directory"). */
 int rp_write_json(const json_t *doc, const char *path, char *msg, size_t size);
 
+/* ---------------------------------------------------------------- files (write.c) ------- */
+
+/* Writes text to path atomically (temporary name in the same folder, then rename), like
+ * rp_write_json.  Returns 0, or nonzero with msg set. */
+int rp_write_text(const char *path, const char *text, char *msg, size_t size);
+/* mkdir -p: creates path and its missing parents (mode 0777 & ~umask).  0, or nonzero + msg
+ * ("cannot create folder 'out/plots': Permission denied"). */
+int rp_mkdirs(const char *path, char *msg, size_t size);
+
+/* ---------------------------------------------------------------- reading (read.c) ------ */
+
+/* Loads a result file and checks what every reader relies on: valid JSON, "schema" equal to
+ * RP_SCHEMA, "kernels" an array of objects each with string "adapter", "kernel", "func",
+ * "dtype", "verdict" and an array "suites" of objects with "name", "verdict", "metrics",
+ * "findings".  Returns NULL with msg naming the file and what is wrong ("old.json: line 3:
+ * ...", "r.json: schema is 'x', want 'gelucheck-result/1'", "r.json: kernels[2]: no
+ * 'dtype'"). */
+json_t *rp_result_load(const char *path, char *msg, size_t size);
+
+/* ---------------------------------------------------------------- plots (svg.c, plots.c) */
+
+/* The file-name stem of a kernel in a report: "ADAPTER-KERNEL" from the kernel object's
+ * "adapter" and "kernel", every byte outside [A-Za-z0-9_.-] replaced by '_', cut to 120
+ * bytes (slug.c). */
+void rp_kernel_slug(const json_t *kernel, char *buf, size_t size);
+
+enum { RP_PLOT_ULP = 1u, RP_PLOT_TAIL = 2u, RP_PLOT_APPROX = 4u };
+/* Writes the plots of one kernel object into plots_dir (which exists): SLUG-ulp.svg (error
+ * against x, when the ulp suite ran), SLUG-tail.svg (output against the true curve in the
+ * tail, when the tail suite ran), SLUG-approx.svg (deviation from the exact function, for a
+ * kernel with "vs_exact").  *which gets the RP_PLOT_* mask of the files written.  Returns 0,
+ * or nonzero with msg set. */
+int rp_plots_write(const json_t *kernel, const char *plots_dir, unsigned *which, char *msg,
+                   size_t size);
+/* The combined plot of `gelucheck compare`: max ulp error per binade of x, one line per
+ * kernel of every result.  Returns 0, or nonzero with msg. */
+int rp_plot_compare_write(json_t *const *docs, size_t n, const char *path, char *msg,
+                          size_t size);
+
+/* ---------------------------------------------------------------- Markdown, JUnit ------- */
+
+/* report.md of a result (markdown.c): malloc'ed text, NULL on no memory.  plots: for each
+ * kernel in doc order, the RP_PLOT_* mask of the plots written beside it in plots/ (NULL:
+ * none, no links). */
+char *rp_markdown(const json_t *doc, const unsigned *plots);
+/* junit.xml of a result (junit.c): one <testcase> per (kernel, suite); malloc'ed, NULL on no
+ * memory. */
+char *rp_junit(const json_t *doc);
+
+/* The report folder (report.c): dir/result.json, dir/report.md, dir/junit.xml and
+ * dir/plots/SLUG-*.svg, each written atomically; dir is created if missing.  Returns 0, or
+ * nonzero with msg naming the file. */
+int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size);
+
+/* ---------------------------------------------------------------- compare, baseline ----- */
+
+/* `gelucheck compare` (compare.c): the Markdown table across the kernels of several results,
+ * by func and dtype; malloc'ed, NULL on no memory. */
+char *rp_compare_markdown(json_t *const *docs, const char *const *names, size_t n);
+
+/* `--baseline OLD.json` (baseline.c): compares every kernel of doc with the kernel of the
+ * same adapter spec, name, func and dtype in old, adds "baseline": {"found", "metrics":
+ * [{"name", "old", "new", "worse"}...], "new_kinds": [...], "regressions": n} to each kernel
+ * object, turns a pass into fail where anything got worse, and updates "verdict",
+ * "exit_code" and "totals" of doc.  Returns the new exit code. */
+int rp_baseline_apply(json_t *doc, const json_t *old);
+
 #ifdef __cplusplus
 }
 #endif

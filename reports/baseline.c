@@ -1,0 +1,2 @@
+/* baseline.c: being written (see reports.h). */
+#include "reports.h"

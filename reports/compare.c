@@ -1,0 +1,2 @@
+/* compare.c: being written (see reports.h). */
+#include "reports.h"

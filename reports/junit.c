@@ -1,0 +1,2 @@
+/* junit.c: being written (see reports.h). */
+#include "reports.h"

@@ -1,0 +1,2 @@
+/* markdown.c: being written (see reports.h). */
+#include "reports.h"

@@ -1,0 +1,2 @@
+/* plots.c: being written (see reports.h). */
+#include "reports.h"

@@ -1,0 +1,2 @@
+/* read.c: being written (see reports.h). */
+#include "reports.h"

@@ -1,0 +1,2 @@
+/* report.c: being written (see reports.h). */
+#include "reports.h"

@@ -1,0 +1,2 @@
+/* slug.c: being written (see reports.h). */
+#include "reports.h"

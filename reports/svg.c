@@ -1,0 +1,2 @@
+/* svg.c: being written (see reports.h). */
+#include "reports.h"

@@ -1,0 +1,1 @@
+# tests of the reports module: plots (owned by one change at a time)
