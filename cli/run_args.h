@@ -18,6 +18,9 @@ struct run_args {
     int has_dtype;
     enum geluref_dtype dtype;  /* --dtype */
     const char *json;          /* --json FILE */
+    const char *report;        /* --report DIR: the report folder (reports.h) */
+    const char *junit;         /* --junit FILE: JUnit XML there too */
+    const char *baseline;      /* --baseline FILE: an earlier result to fail regressions on */
     double timeout_s, startup_timeout_s;
     enum run_progress_mode progress;
     struct gs_config cfg;      /* suites, policy (owned), seed, samples, exhaustive, range,

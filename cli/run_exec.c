@@ -103,16 +103,62 @@ static int check_selection(const struct run_args *r, const struct run_adapter *a
     return 0;
 }
 
-/* The folder of --json must exist and be writable: found out before anything runs. */
-static int check_json_path(const char *path)
+/* The folder of --json (or --junit) must exist and be writable: found out before anything
+ * runs. */
+static int check_json_path(const char *opt, const char *path)
 {
     char buf[4096];
     snprintf(buf, sizeof buf, "%s", path);
     const char *dir = dirname(buf);
     if (access(dir, W_OK) == 0)
         return 0;
-    cli_error("cannot write --json '%s': %s", path, strerror(errno));
+    cli_error("cannot write %s '%s': %s", opt, path, strerror(errno));
     return -1;
+}
+
+/* Before anything runs: the output paths can be written (the --report folder is created
+ * now), and the --baseline result loads (*old).  Returns 0, or -1 after a message. */
+static int check_outputs(const struct run_args *r, json_t **old)
+{
+    char msg[4200];
+    if ((r->json && check_json_path("--json", r->json)) ||
+        (r->junit && check_json_path("--junit", r->junit)))
+        return -1;
+    if (r->report && rp_mkdirs(r->report, msg, sizeof msg)) {
+        cli_error("--report: %s", msg);
+        return -1;
+    }
+    if (r->baseline && !(*old = rp_result_load(r->baseline, msg, sizeof msg))) {
+        cli_error("%s", msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* The files asked for: --json, --report, --junit.  Returns 0, or -1 after a message. */
+static int write_outputs(const struct run_args *r, const json_t *doc)
+{
+    char msg[4200];
+    int bad = 0;
+    if (r->json && rp_write_json(doc, r->json, msg, sizeof msg)) {
+        cli_error("%s", msg);
+        bad = -1;
+    }
+    if (r->report && rp_report_write(doc, r->report, msg, sizeof msg)) {
+        cli_error("%s", msg);
+        bad = -1;
+    }
+    if (r->junit) {
+        char *xml = rp_junit(doc);
+        if (!xml || rp_write_text(r->junit, xml, msg, sizeof msg)) {
+            if (!xml)
+                snprintf(msg, sizeof msg, "cannot write '%s': out of memory", r->junit);
+            cli_error("%s", msg);
+            bad = -1;
+        }
+        free(xml);
+    }
+    return bad;
 }
 
 /* Runs the selected kernels into doc; returns whether the reference failed (exit 4). */
@@ -162,7 +208,9 @@ int run_execute(struct run_args *r)
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
-    if (r->json && check_json_path(r->json)) {
+    json_t *old = NULL;
+    if (check_outputs(r, &old)) {
+        json_decref(old);
         free(ad);
         return CLI_EXIT_USAGE;
     }
@@ -198,16 +246,16 @@ int run_execute(struct run_args *r)
     int internal = run_kernels(r, ad, n_sel, doc, pg);
     run_progress_free(pg);
     rc = rp_result_finish(doc, r->cfg.policy, internal, now_s() - t0);
-    if (r->json) {
-        char msg[4200];
-        if (rp_write_json(doc, r->json, msg, sizeof msg)) {
-            cli_error("%s", msg);
-            rc = CLI_EXIT_INTERNAL;
-        }
-    }
+    if (old)
+        rc = rp_baseline_apply(doc, old);
+    if (write_outputs(r, doc))
+        rc = CLI_EXIT_INTERNAL;
     run_summary_print(stdout, doc);
+    if (r->report)
+        printf("report: %s/report.md\n", r->report);
     json_decref(doc);
 out:
+    json_decref(old);
     for (size_t s = 0; s < r->n_specs; s++)
         close_adapter(&ad[s], threads);
     free(ad);

@@ -1,2 +1,114 @@
-/* read.c: being written (see reports.h). */
+/* Reading a result back (`gelucheck report`, compare, --baseline): the JSON must parse and have
+ * the members every reader relies on (reports.h); anything else is one line naming the file
+ * and the first problem, so that the CLI can stop with exit 2 before it renders anything. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "reports.h"
+
+/* Checks that o has a member name of the given jansson type; 0, or -1 with msg set. */
+static int need(const json_t *o, const char *name, json_type type, const char *path,
+                const char *where, char *msg, size_t size)
+{
+    static const char *const type_name[] = {
+        [JSON_OBJECT] = "an object", [JSON_ARRAY] = "an array",   [JSON_STRING] = "a string",
+        [JSON_INTEGER] = "a number", [JSON_REAL] = "a number",    [JSON_TRUE] = "a boolean",
+        [JSON_FALSE] = "a boolean",  [JSON_NULL] = "null",
+    };
+    const json_t *m = json_object_get(o, name);
+    if (!m) {
+        snprintf(msg, size, "%s: %s%sno '%s'", path, where, where[0] ? ": " : "", name);
+        return -1;
+    }
+    if (json_typeof(m) != type) {
+        snprintf(msg, size, "%s: %s%s'%s' is not %s", path, where, where[0] ? ": " : "", name,
+                 type_name[type]);
+        return -1;
+    }
+    return 0;
+}
+
+static int check_suite(const json_t *s, const char *path, const char *where, char *msg,
+                       size_t size)
+{
+    if (!json_is_object(s)) {
+        snprintf(msg, size, "%s: %s: not an object", path, where);
+        return -1;
+    }
+    return need(s, "name", JSON_STRING, path, where, msg, size) ||
+                   need(s, "verdict", JSON_STRING, path, where, msg, size) ||
+                   need(s, "metrics", JSON_OBJECT, path, where, msg, size) ||
+                   need(s, "findings", JSON_ARRAY, path, where, msg, size)
+               ? -1
+               : 0;
+}
+
+static int check_kernel(const json_t *k, size_t ki, const char *path, char *msg, size_t size)
+{
+    static const char *const strings[] = { "adapter", "kernel", "func", "dtype", "verdict" };
+    char where[96];
+    size_t i;
+    json_t *s;
+
+    snprintf(where, sizeof where, "kernels[%zu]", ki);
+    if (!json_is_object(k)) {
+        snprintf(msg, size, "%s: %s: not an object", path, where);
+        return -1;
+    }
+    for (i = 0; i < sizeof strings / sizeof strings[0]; i++)
+        if (need(k, strings[i], JSON_STRING, path, where, msg, size))
+            return -1;
+    if (need(k, "suites", JSON_ARRAY, path, where, msg, size))
+        return -1;
+    json_array_foreach(json_object_get(k, "suites"), i, s) {
+        snprintf(where, sizeof where, "kernels[%zu].suites[%zu]", ki, i);
+        if (check_suite(s, path, where, msg, size))
+            return -1;
+    }
+    return 0;
+}
+
+json_t *rp_result_load(const char *path, char *msg, size_t size)
+{
+    json_error_t err;
+    FILE *f = fopen(path, "r");
+
+    if (!f) {
+        snprintf(msg, size, "%s: cannot read: %s", path, strerror(errno));
+        return NULL;
+    }
+    json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
+    int rerr = ferror(f) ? errno : 0;
+    fclose(f);
+    if (!doc) {
+        if (rerr)
+            snprintf(msg, size, "%s: cannot read: %s", path, strerror(rerr));
+        else if (err.line > 0)
+            snprintf(msg, size, "%s: line %d, column %d: %s", path, err.line, err.column,
+                     err.text);
+        else
+            snprintf(msg, size, "%s: not JSON: %s", path, err.text);
+        return NULL;
+    }
+    const char *schema = json_string_value(json_object_get(doc, "schema"));
+    size_t i;
+    json_t *k;
+    if (!json_is_object(doc)) {
+        snprintf(msg, size, "%s: not a JSON object", path);
+    } else if (!schema) {
+        snprintf(msg, size, "%s: no 'schema' (want '%s')", path, RP_SCHEMA);
+    } else if (strcmp(schema, RP_SCHEMA) != 0) {
+        snprintf(msg, size, "%s: schema is '%.200s', want '%s'", path, schema, RP_SCHEMA);
+    } else if (!need(doc, "kernels", JSON_ARRAY, path, "", msg, size)) {
+        json_array_foreach(json_object_get(doc, "kernels"), i, k) {
+            if (check_kernel(k, i, path, msg, size))
+                goto bad;
+        }
+        return doc;
+    }
+bad:
+    json_decref(doc);
+    return NULL;
+}

@@ -1,10 +1,12 @@
-/* Writing a result atomically: a temporary file in the target's folder, flushed to disk, then
- * rename(2) over the target, so a reader sees the old file or the whole new one, never half. */
+/* Writing a result (or any text) atomically: a temporary file in the target's folder, flushed
+ * to disk, then rename(2) over the target, so a reader sees the old file or the whole new one,
+ * never half; and creating a report's folders (mkdir -p). */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fsync */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "reports.h"
@@ -42,6 +44,79 @@ int rp_write_json(const json_t *doc, const char *path, char *msg, size_t size)
     if (bad) {
         unlink(tmp);
         snprintf(msg, size, "cannot write '%s': %s", path, err ? strerror(err) : "write failed");
+        return -1;
+    }
+    return 0;
+}
+
+int rp_write_text(const char *path, const char *text, char *msg, size_t size)
+{
+    char tmp[4096];
+    int n = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+
+    if (n < 0 || (size_t)n >= sizeof tmp) {
+        snprintf(msg, size, "cannot write '%s': path too long", path);
+        return -1;
+    }
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        snprintf(msg, size, "cannot write '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    size_t len = strlen(text), done = 0;
+    int err = 0;
+    while (done < len && !err) {
+        ssize_t w = write(fd, text + done, len - done);
+        if (w < 0 && errno != EINTR)
+            err = errno;
+        else if (w > 0)
+            done += (size_t)w;
+    }
+    if (!err && fsync(fd) != 0)
+        err = errno;
+    if (close(fd) != 0 && !err)
+        err = errno;
+    if (!err && rename(tmp, path) != 0)
+        err = errno;
+    if (err) {
+        unlink(tmp);
+        snprintf(msg, size, "cannot write '%s': %s", path, strerror(err));
+        return -1;
+    }
+    return 0;
+}
+
+int rp_mkdirs(const char *path, char *msg, size_t size)
+{
+    char buf[4096];
+    size_t len = strlen(path);
+    struct stat st;
+
+    if (len == 0 || len >= sizeof buf) {
+        snprintf(msg, size, "cannot create folder '%s': %s", path,
+                 len ? "path too long" : "empty name");
+        return -1;
+    }
+    memcpy(buf, path, len + 1);
+    /* each prefix ending before a '/' (the root and repeated slashes skipped), then the whole */
+    for (size_t i = 1; i <= len; i++) {
+        if (i < len && (buf[i] != '/' || buf[i - 1] == '/'))
+            continue;
+        buf[i] = '\0';
+        if (mkdir(buf, 0777) != 0 && errno != EEXIST) {
+            snprintf(msg, size, "cannot create folder '%s': %s", buf, strerror(errno));
+            return -1;
+        }
+        if (i < len)
+            buf[i] = '/';
+    }
+    /* EEXIST also for a file of that name: the whole path must be a folder */
+    if (stat(path, &st) != 0) {
+        snprintf(msg, size, "cannot create folder '%s': %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        snprintf(msg, size, "cannot create folder '%s': a file of that name exists", path);
         return -1;
     }
     return 0;

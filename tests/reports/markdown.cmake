@@ -1,1 +1,62 @@
 # tests of the reports module: markdown (owned by one change at a time)
+# report.md (rp_markdown), reading results back (rp_result_load), the report folder
+# (rp_report_write), `gelucheck report` and `gelucheck run --report/--junit/--baseline`.
+# Included from tests/CMakeLists.txt (paths relative to tests/).  Golden files: README.md here.
+add_executable(test_markdown reports/test_markdown.c)
+target_link_libraries(test_markdown PRIVATE gc_reports PkgConfig::CMOCKA PkgConfig::JANSSON
+                                            gelucheck_warnings)
+add_test(NAME reports_markdown COMMAND test_markdown)
+
+# golden report.md of the committed result fixtures, and the round trip of result.json
+set(md_fixtures ${CMAKE_CURRENT_SOURCE_DIR}/reports/fixtures)
+foreach(name mutants)
+    add_test(NAME reports_markdown_golden_${name}
+        COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gelucheck> -DCHECK=$<TARGET_FILE:test_markdown>
+                -DFIXTURE=${md_fixtures}/${name}.json -DGOLDEN=${md_fixtures}/${name}.report.md
+                -DDIR=${CMAKE_CURRENT_BINARY_DIR}/report_results/golden_${name}
+                -P ${CMAKE_CURRENT_SOURCE_DIR}/reports/golden_check.cmake)
+    set_tests_properties(reports_markdown_golden_${name} PROPERTIES LABELS cli)
+endforeach()
+
+# gelucheck report: usage and bad result files (exit 2, the file and the problem named)
+set(e "gelucheck: error: ")
+set(md_out ${CMAKE_CURRENT_BINARY_DIR}/report_results/bad)
+cli_test(report_help 0 "report|--help" OUT "^usage: gelucheck report RESULT[.]json --report DIR")
+cli_test(report_no_file 2 "report|--report|${md_out}" EMPTY_OUT
+    ERR "^${e}no result file given")
+cli_test(report_nothing 2 "report|${md_fixtures}/mutants.json" EMPTY_OUT
+    ERR "^${e}nothing to write: give --report DIR or --junit FILE\n$")
+cli_test(report_two_files 2 "report|a.json|b.json|--report|${md_out}" EMPTY_OUT
+    ERR "^${e}one result file at a time: 'b[.]json'")
+cli_test(report_missing 2 "report|${md_out}/none.json|--report|${md_out}" EMPTY_OUT
+    ERR "^${e}[^\n]*/none[.]json: cannot read: No such file or directory\n$")
+cli_test(report_bad_json 2 "report|${md_fixtures}/bad_syntax.json|--report|${md_out}" EMPTY_OUT
+    ERR "^${e}[^\n]*/bad_syntax[.]json: line 3, column 16: unexpected token")
+cli_test(report_bad_schema 2 "report|${md_fixtures}/bad_schema.json|--report|${md_out}"
+    EMPTY_OUT
+    ERR "^${e}[^\n]*/bad_schema[.]json: schema is 'gelucheck-result/0', want 'gelucheck-result/1'\n$")
+cli_test(report_bad_member 2 "report|${md_fixtures}/bad_member.json|--report|${md_out}"
+    EMPTY_OUT ERR "^${e}[^\n]*/bad_member[.]json: kernels[[]0[]]: no 'dtype'\n$")
+cli_test(report_unknown_option 2 "report|${md_fixtures}/mutants.json|--bogus"
+    ERR "^${e}unknown option '--bogus'\n$")
+
+# gelucheck run --report, --junit, --baseline
+add_test(NAME reports_run_report
+    COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gelucheck> -DRC=1
+            "-DARGS=run|--adapter|mutants|--kernel|nan_neginf.f32|--kernel|clamp0.f32|--samples|2000|--threads|2|--progress|never"
+            "-DKERNELS=nan_neginf.f32|clamp0.f32"
+            -DDIR=${CMAKE_CURRENT_BINARY_DIR}/report_results/run_report
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/reports/run_report_check.cmake)
+set_tests_properties(reports_run_report PROPERTIES LABELS cli)
+cli_test(run_baseline_bad 2
+    "run|--adapter|mutants|--kernel|nan_neginf.f32|--baseline|${md_fixtures}/bad_schema.json"
+    EMPTY_OUT ERR "^${e}[^\n]*/bad_schema[.]json: schema is 'gelucheck-result/0'")
+cli_test(run_baseline_missing 2
+    "run|--adapter|mutants|--kernel|nan_neginf.f32|--baseline|${md_out}/none.json"
+    EMPTY_OUT ERR "^${e}[^\n]*/none[.]json: cannot read: No such file or directory\n$")
+cli_test(run_report_on_file 2
+    "run|--adapter|mutants|--kernel|nan_neginf.f32|--report|${md_fixtures}/mutants.json"
+    EMPTY_OUT ERR "^${e}--report: cannot create folder '[^']*mutants[.]json': a file of that")
+cli_test(run_junit_no_folder 2
+    "run|--adapter|mutants|--kernel|nan_neginf.f32|--junit|${md_out}/no/such/j.xml"
+    EMPTY_OUT ERR "^${e}cannot write --junit '[^']*/j[.]xml': No such file or directory\n$")
