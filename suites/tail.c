@@ -354,6 +354,53 @@ static void acc_release(struct tail_acc *a)
     gs_findings_release(&a->f);
 }
 
+/* Points of the metrics' "curve" (a plot of the output against the true curve, reports/):
+ * a fixed grid of x from 0 to TAIL_CURVE_BEYOND times last_nonzero on the underflow side. */
+#define TAIL_CURVE_POINTS 200
+/* How far past last_nonzero the grid goes (1.15: the zeros beyond it are visible too). */
+#define TAIL_CURVE_BEYOND 1.15
+
+/* "curve": [[x, got, want]...] (numbers, or "nan", "inf", "-inf") on the grid, rounded into
+ * the dtype (duplicates and inputs outside --range left out), evaluated on thread 0 after the
+ * sweep, so it does not depend on --threads.  Plot data only: judged nowhere.  NULL when the
+ * kernel or the reference fails (an adapter_error or the internal error is recorded) or
+ * memory runs out (*nomem). */
+static json_t *tail_curve(struct tail_run *u, struct tail_acc *a, int *nomem)
+{
+    struct gs_ctx *c = u->c;
+    enum geluref_dtype dt = c->dt;
+    double end = fabs(gs_to_double(dt, c->targets.last_nonzero)) * TAIL_CURVE_BEYOND;
+    uint64_t x[TAIL_CURVE_POINTS], y[TAIL_CURVE_POINTS];
+    size_t n = 0;
+    for (unsigned i = 1; i <= TAIL_CURVE_POINTS; i++) {
+        double v = end * i / TAIL_CURVE_POINTS;
+        uint64_t b = gs_from_double(dt, u->neg ? -v : v);
+        if (!gs_is_zero(dt, b) && !gs_is_inf(dt, b) && (n == 0 || x[n - 1] != b) &&
+            gs_ut_in_range(c, b))
+            x[n++] = b;
+    }
+    if (gs_ut_eval(c, 0, x, y, n, &a->f, nomem) != 0) {
+        if (!*nomem)
+            atomic_store(&u->failed, 1);
+        return NULL;
+    }
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < n; i++) {
+        struct gs_refval rv;
+        enum geluref_status st = gs_ref_eval(c->ref[0], c->func, dt, x[i], &rv);
+        if (st != GELUREF_OK) {
+            gs_ut_internal(c, "tail curve", x[i], st);
+            json_decref(arr);
+            return NULL;
+        }
+        json_array_append_new(arr, json_pack("[ooo]", gs_real_json(gs_to_double(dt, x[i])),
+                                             gs_real_json(gs_to_double(dt, y[i])),
+                                             gs_real_json(gs_to_double(dt, rv.rn))));
+    }
+    *nomem = *nomem || !arr;
+    return arr;
+}
+
 void gs_suite_tail(struct gs_ctx *c, struct gs_suite_result *r)
 {
     struct tail_run u;
@@ -388,12 +435,18 @@ void gs_suite_tail(struct gs_ctx *c, struct gs_suite_result *r)
     if (!nomem && !atomic_load(&u.stop) && tail_refine(&u, &u.acc[0]) != 0 &&
         u.acc[0].nomem)
         nomem = 1;
+    json_t *curve = NULL;
+    if (!nomem && !atomic_load(&u.stop) && !atomic_load(&u.failed) && u.has_side)
+        curve = tail_curve(&u, &u.acc[0], &nomem);
     if (!nomem) {
         gs_findings_merge(&r->findings, &u.acc[0].f);
         r->points = u.acc[0].points;
         r->metrics = tail_metrics_json(&u);
         r->inputs = tail_inputs_json(&u);
+        if (curve && r->metrics)
+            json_object_set(r->metrics, "curve", curve);
     }
+    json_decref(curve);
     gs_ut_verdict(c, r, "tail", nomem, atomic_load(&u.failed));
     for (unsigned t = 0; u.acc && t < nt; t++)
         acc_release(&u.acc[t]);

@@ -198,6 +198,52 @@ static int plan_stratified(struct ulp_run *u, uint64_t samples)
     return 0;
 }
 
+/* The grid of the vs_exact "curve" (a plot of the deviation from the exact function,
+ * reports/): VS_CURVE_POINTS evenly spaced x on [-VS_CURVE_X, VS_CURVE_X], where the
+ * approximations differ most from the exact function in absolute terms (beyond |x| = 6 both
+ * are 0 or x to within far less than an ulp of x). */
+#define VS_CURVE_POINTS 241
+#define VS_CURVE_X 6.0
+
+/* "curve": [[x, got, exact]...] (numbers, or "nan", "inf", "-inf"), exact = RN of the exact
+ * function, on the grid rounded into the dtype (duplicates and inputs outside --range left
+ * out); evaluated on thread 0 after the sweep, so it does not depend on --threads.  Plot data
+ * only, judged nowhere.  Returns NULL when the kernel or the reference fails (recorded) or
+ * memory runs out (*nomem set). */
+static json_t *vs_exact_curve(struct ulp_run *u, int *nomem)
+{
+    struct gs_ctx *c = u->c;
+    enum geluref_dtype dt = c->dt;
+    uint64_t x[VS_CURVE_POINTS], y[VS_CURVE_POINTS];
+    size_t n = 0;
+    for (int i = 0; i < VS_CURVE_POINTS; i++) {
+        double v = -VS_CURVE_X + 2 * VS_CURVE_X * i / (VS_CURVE_POINTS - 1);
+        uint64_t b = gs_from_double(dt, v);
+        if ((n == 0 || x[n - 1] != b) && gs_ut_in_range(c, b))
+            x[n++] = b;
+    }
+    if (gs_ut_eval(c, 0, x, y, n, &u->acc[0].f, nomem) != 0) {
+        if (!*nomem)
+            atomic_store(&u->failed, 1);
+        return NULL;
+    }
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < n; i++) {
+        struct gs_refval rv;
+        enum geluref_status st = gs_ref_eval(c->ref[0], u->exact, dt, x[i], &rv);
+        if (st != GELUREF_OK) {
+            gs_ut_internal(c, "ulp vs_exact curve", x[i], st);
+            json_decref(arr);
+            return NULL;
+        }
+        json_array_append_new(arr, json_pack("[ooo]", gs_real_json(gs_to_double(dt, x[i])),
+                                             gs_real_json(gs_to_double(dt, y[i])),
+                                             gs_real_json(gs_to_double(dt, rv.rn))));
+    }
+    *nomem = *nomem || !arr;
+    return arr;
+}
+
 void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
 {
     struct ulp_run u;
@@ -240,14 +286,23 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
         for (unsigned t = 0; t < nt; t++)
             nomem |= u.acc[t].nomem;
     }
+    json_t *curve = NULL;
     if (!nomem) {
         for (unsigned t = 1; t < nt; t++)
             ulp_acc_merge(&u.acc[0], &u.acc[t], n_bins);
+        if (u.exact && !atomic_load(&u.stop) && !atomic_load(&u.failed))
+            curve = vs_exact_curve(&u, &nomem);
+    }
+    if (!nomem) {
         gs_findings_merge(&r->findings, &u.acc[0].f);
         r->points = u.acc[0].points;
         r->metrics = ulp_metrics_json(&u);
         r->inputs = ulp_inputs_json(&u);
+        json_t *vx = json_object_get(r->metrics, "vs_exact");
+        if (curve && vx)
+            json_object_set(vx, "curve", curve);
     }
+    json_decref(curve);
     gs_ut_verdict(c, r, "ulp", nomem, atomic_load(&u.failed));
     for (unsigned t = 0; u.acc && t < nt; t++)
         acc_release(&u.acc[t]);
