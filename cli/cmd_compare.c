@@ -1,10 +1,149 @@
-/* gelucheck compare: being written (issue: reports). */
+/* gelucheck compare RESULT.json... --report DIR (DESIGN.md sections 8, 11): the kernels of
+ * several saved results in one table per func and dtype (DIR/compare.md) and one plot of max
+ * ulp error per binade (DIR/plots/compare.svg).  Without --report the table goes to stdout.
+ * Every file is loaded before anything is written: a file that cannot be read, is not JSON or
+ * is not a gelucheck-result/1 is exit 2 naming the file. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <reports.h>
+
 #include "cli.h"
+
+static const struct option long_opts[] = {
+    { "report", required_argument, NULL, 'r' },
+    { "help", no_argument, NULL, 'h' },
+    { NULL, 0, NULL, 0 },
+};
+static const char short_opts[] = "+:h";
+
+static void usage(void)
+{
+    printf("usage: gelucheck compare RESULT.json... [--report DIR]\n"
+           "\n"
+           "Compares the kernels of results written by 'gelucheck run --json' (several\n"
+           "adapters, libraries or machines) in one table per func and dtype: max ulp outside\n"
+           "the tail and overall, fraction correctly rounded, flush point beside the last\n"
+           "non-zero input, NaN at -inf, zero signs, detected formula, verdict.\n"
+           "\n"
+           "      --report DIR   write DIR/compare.md (the tables) and DIR/plots/compare.svg\n"
+           "                     (max ulp error per binade of x, one line per kernel); DIR\n"
+           "                     and its parents are created (default: the tables on stdout)\n"
+           "  -h, --help         this text\n"
+           "\n"
+           "Example:\n"
+           "  gelucheck run --adapter libm --dtype f32 --json libm.json\n"
+           "  gelucheck run --adapter plugin:./libmykernels.so --json mine.json\n"
+           "  gelucheck compare libm.json mine.json --report compare-out\n"
+           "\n"
+           "Exit status: 0 written (whatever the verdicts in the results); 2 usage error or a\n"
+           "result file that cannot be read, is not JSON or not a gelucheck-result/1;\n"
+           "4 a file could not be written.\n");
+}
+
+/* The table into dir/compare.md and the plot into dir/plots/compare.svg.  Returns an exit
+ * code, after a message when not 0. */
+static int write_report(json_t *const *docs, size_t n, const char *dir, const char *md)
+{
+    char msg[4200], path[4096];
+    if (snprintf(path, sizeof path, "%s/plots", dir) >= (int)sizeof path) {
+        cli_error("cannot write '%s': path too long", dir);
+        return CLI_EXIT_INTERNAL;
+    }
+    if (rp_mkdirs(path, msg, sizeof msg)) {
+        cli_error("%s", msg);
+        return CLI_EXIT_INTERNAL;
+    }
+    snprintf(path, sizeof path, "%s/compare.md", dir);
+    if (rp_write_text(path, md, msg, sizeof msg)) {
+        cli_error("%s", msg);
+        return CLI_EXIT_INTERNAL;
+    }
+    snprintf(path, sizeof path, "%s/plots/compare.svg", dir);
+    if (rp_plot_compare_write(docs, n, path, msg, sizeof msg)) {
+        cli_error("%s", msg);
+        return CLI_EXIT_INTERNAL;
+    }
+    printf("wrote %s/compare.md and %s/plots/compare.svg\n", dir, dir);
+    return CLI_EXIT_PASS;
+}
+
+static int compare(char **files, size_t n, const char *dir)
+{
+    json_t **docs = calloc(n, sizeof *docs);
+    char msg[4200];
+    int rc = CLI_EXIT_USAGE;
+    size_t i;
+
+    if (!docs) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    for (i = 0; i < n; i++)
+        if (!(docs[i] = rp_result_load(files[i], msg, sizeof msg))) {
+            cli_error("%s", msg);
+            goto out;
+        }
+    char *md = rp_compare_markdown(docs, (const char *const *)files, n);
+    if (!md) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_INTERNAL;
+        goto out;
+    }
+    if (dir) {
+        rc = write_report(docs, n, dir, md);
+    } else {
+        fputs(md, stdout);
+        rc = CLI_EXIT_PASS;
+    }
+    free(md);
+out:
+    for (i = 0; i < n; i++)
+        json_decref(docs[i]);
+    free(docs);
+    return rc;
+}
 
 int cmd_compare(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    cli_error("'compare' is not implemented yet");
-    return CLI_EXIT_USAGE;
+    char **av = malloc(CLI_REORDER_SLOTS(argc) * sizeof *av);
+    const char *dir = NULL;
+    int c, help = 0, rc = CLI_EXIT_USAGE;
+
+    if (!av) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    int ac = cli_reorder(argc, argv, short_opts, long_opts, av);
+    opterr = 0;
+    optind = 1;
+    while (ac >= 0 && (c = getopt_long(ac, av, short_opts, long_opts, NULL)) != -1) {
+        if (c == 'h') {
+            help = 1;
+        } else if (c == 'r') {
+            dir = optarg;
+        } else {
+            if (c == ':')
+                cli_error("option '%s' needs a value", av[optind - 1]);
+            else
+                cli_error("unknown option '%s'", av[optind - 1]);
+            goto out;
+        }
+    }
+    if (ac < 0)
+        goto out;
+    if (help) {
+        usage();
+        rc = CLI_EXIT_PASS;
+    } else if (optind >= ac) {
+        cli_error("no result file given (usage: gelucheck compare RESULT.json... --report DIR)");
+    } else {
+        rc = compare(av + optind, (size_t)(ac - optind), dir);
+    }
+out:
+    fflush(stdout);
+    free(av);
+    return rc;
 }

@@ -101,6 +101,44 @@ static void print_suite(FILE *f, const json_t *s)
                                                         : "none");
 }
 
+/* A metric value of a "baseline" entry: a number, a value object's decimal, or "none". */
+static void put_metric(FILE *f, const json_t *v)
+{
+    if (json_is_object(v))
+        fputs(str(v, "dec"), f);
+    else if (json_is_number(v))
+        fprintf(f, "%.6g", json_number_value(v));
+    else if (json_is_string(v))
+        fputs(json_string_value(v), f);
+    else
+        fputs("none", f);
+}
+
+/* Under --baseline (rp_baseline_apply): each metric that got worse, "    baseline    max_ulp
+ * 1.2 -> 3.4 (worse)", and each new finding kind; or that the baseline lacks the kernel. */
+static void print_baseline(FILE *f, const json_t *k)
+{
+    const json_t *b = json_object_get(k, "baseline"), *m;
+    size_t i;
+    if (!b)
+        return;
+    if (!json_is_true(json_object_get(b, "found"))) {
+        fprintf(f, "    %-12sno such kernel in the baseline\n", "baseline");
+        return;
+    }
+    json_array_foreach(json_object_get(b, "metrics"), i, m) {
+        if (!json_is_true(json_object_get(m, "worse")))
+            continue;
+        fprintf(f, "    %-12s%s ", "baseline", str(m, "name"));
+        put_metric(f, json_object_get(m, "old"));
+        fputs(" -> ", f);
+        put_metric(f, json_object_get(m, "new"));
+        fputs(" (worse)\n", f);
+    }
+    json_array_foreach(json_object_get(b, "new_kinds"), i, m)
+        fprintf(f, "    %-12snew finding kind %s\n", "baseline", json_string_value(m));
+}
+
 static void print_kernel(FILE *f, const json_t *k)
 {
     char v[8];
@@ -139,6 +177,7 @@ static void print_kernel(FILE *f, const json_t *k)
         put_text(f, str(k, "error"));
         fputc('\n', f);
     }
+    print_baseline(f, k);
     if (strcmp(str(k, "verdict"), "pass") == 0 || strcmp(str(k, "verdict"), "skip") == 0)
         return;
     json_array_foreach(json_object_get(k, "suites"), i, s) {
