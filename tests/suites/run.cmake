@@ -127,8 +127,7 @@ cli_test(run_nothing_selected 2 "run|--adapter|libm|--kernel|erf1p.f32|--dtype|b
     ERR "^${e}no kernel left to run" EMPTY_OUT)
 cli_test(run_json_dir_missing 2 "run|--adapter|libm|--json|/nonexistent/r.json"
     ERR "^${e}cannot write --json '/nonexistent/r[.]json'" EMPTY_OUT)
-foreach(later func:onnx shard:scale reference:performance report:reports junit:reports
-              baseline:reports resume:reliability)
+foreach(later func:onnx shard:scale reference:performance resume:reliability)
     string(REPLACE ":" ";" later ${later})
     list(GET later 0 opt)
     list(GET later 1 issue)
