@@ -384,20 +384,8 @@ static json_t *tail_curve(struct tail_run *u, struct tail_acc *a, int *nomem)
             atomic_store(&u->failed, 1);
         return NULL;
     }
-    json_t *arr = json_array();
-    for (size_t i = 0; arr && i < n; i++) {
-        struct gs_refval rv;
-        enum geluref_status st = gs_ref_eval(c->ref[0], c->func, dt, x[i], &rv);
-        if (st != GELUREF_OK) {
-            gs_ut_internal(c, "tail curve", x[i], st);
-            json_decref(arr);
-            return NULL;
-        }
-        json_array_append_new(arr, json_pack("[ooo]", gs_real_json(gs_to_double(dt, x[i])),
-                                             gs_real_json(gs_to_double(dt, y[i])),
-                                             gs_real_json(gs_to_double(dt, rv.rn))));
-    }
-    *nomem = *nomem || !arr;
+    json_t *arr = gs_ut_curve_json(c, c->func, x, y, n, "tail curve");
+    *nomem = *nomem || (!arr && !c->internal_error);
     return arr;
 }
 

@@ -197,3 +197,23 @@ void gs_ut_verdict(const struct gs_ctx *c, struct gs_suite_result *r, const char
         r->verdict = gs_findings_fail(&r->findings, &c->pv) ? GS_FAIL : GS_PASS;
     }
 }
+
+json_t *gs_ut_curve_json(struct gs_ctx *c, enum geluref_func f, const uint64_t *x,
+                         const uint64_t *y, size_t n, const char *what)
+{
+    enum geluref_dtype dt = c->dt;
+    json_t *arr = json_array();
+    for (size_t i = 0; arr && i < n; i++) {
+        struct gs_refval rv;
+        enum geluref_status st = gs_ref_eval(c->ref[0], f, dt, x[i], &rv);
+        if (st != GELUREF_OK) {
+            gs_ut_internal(c, what, x[i], st);
+            json_decref(arr);
+            return NULL;
+        }
+        json_array_append_new(arr, json_pack("[ooo]", gs_real_json(gs_to_double(dt, x[i])),
+                                             gs_real_json(gs_to_double(dt, y[i])),
+                                             gs_real_json(gs_to_double(dt, rv.rn))));
+    }
+    return arr;
+}
