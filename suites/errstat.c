@@ -150,3 +150,25 @@ json_t *gs_errstat_json(const struct gs_errstat *s, enum geluref_dtype dt)
     json_object_set_new(o, "cr_distance_histogram", h);
     return o;
 }
+
+json_t *gs_errstat_json_brief(const struct gs_errstat *s, enum geluref_dtype dt)
+{
+    json_t *o = json_object();
+    if (o == NULL)
+        return NULL;
+    char bits[24];
+    json_object_set_new(o, "points", json_integer((json_int_t)s->points));
+    json_object_set_new(o, "correctly_rounded", json_integer((json_int_t)s->cr));
+    json_object_set_new(o, "faithful", json_integer((json_int_t)s->faithful));
+    json_object_set_new(o, "nonfinite", json_integer((json_int_t)s->nonfinite));
+    json_object_set_new(o, "max_ulp", num_or_null(s->max_ulp));
+    if (s->max_ulp >= 0) {
+        geluref_format_bits(bits, sizeof bits, dt, s->max_ulp_x);
+        json_object_set_new(o, "max_ulp_x", json_string(bits));
+    } else {
+        json_object_set_new(o, "max_ulp_x", json_null());
+    }
+    json_object_set_new(o, "max_abs_err", num_or_null(s->max_abs));
+    json_object_set_new(o, "max_rel_err", num_or_null(s->max_rel));
+    return o;
+}

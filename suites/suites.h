@@ -318,6 +318,10 @@ void gs_errstat_merge(struct gs_errstat *into, const struct gs_errstat *from);
  *  "max_rel_err", "max_rel_err_x", "cr_distance_histogram": {"0": n, ...}}; numbers never
  *  non-finite (null instead). */
 json_t *gs_errstat_json(const struct gs_errstat *s, enum geluref_dtype dt);
+/* The same, brief, for the thousands of per-binade entries (f64 has 4094 binades): "points",
+ * "correctly_rounded", "faithful", "nonfinite", "max_ulp", "max_ulp_x" (the input's bits as a
+ * string, or null), "max_abs_err", "max_rel_err". */
+json_t *gs_errstat_json_brief(const struct gs_errstat *s, enum geluref_dtype dt);
 
 /* ---------------------------------------------------------------- JSON helpers (json.c) -- */
 

@@ -34,7 +34,7 @@ static json_t *binade_json(const struct ulp_run *u, int neg, unsigned e,
 {
     const struct gs_ut_shape *sh = &u->sh;
     enum geluref_dtype dt = u->c->dt;
-    json_t *o = gs_errstat_json(s, dt);
+    json_t *o = gs_errstat_json_brief(s, dt); /* brief: up to 4094 of them (f64) */
     uint64_t mlo = (uint64_t)e << sh->mant, mhi = ((uint64_t)(e + 1) << sh->mant) - 1;
     json_object_set_new(o, "sign", json_string(neg ? "-" : "+"));
     json_object_set_new(o, "exponent", e == 0 ? json_string("subnormal")
