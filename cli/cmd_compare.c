@@ -1,6 +1,6 @@
 /* gelucheck compare RESULT.json... --report DIR (DESIGN.md sections 8, 11): the kernels of
- * several saved results in one table per func and dtype (DIR/compare.md) and one plot of max
- * ulp error per binade (DIR/plots/compare.svg).  Without --report the table goes to stdout.
+ * several saved results in one table per func and dtype (DIR/compare.md, and DIR/compare.html
+ * for a browser) and one plot of max ulp error per binade (DIR/plots/compare.svg).  Without --report the table goes to stdout.
  * Every file is loaded before anything is written: a file that cannot be read, is not JSON or
  * is not a gelucheck-result/1 is exit 2 naming the file. */
 #include <getopt.h>
@@ -28,9 +28,11 @@ static void usage(void)
            "the tail and overall, fraction correctly rounded, flush point beside the last\n"
            "non-zero input, NaN at -inf, zero signs, detected formula, verdict.\n"
            "\n"
-           "      --report DIR   write DIR/compare.md (the tables) and DIR/plots/compare.svg\n"
-           "                     (max ulp error per binade of x, one line per kernel); DIR\n"
-           "                     and its parents are created (default: the tables on stdout)\n"
+           "      --report DIR   write DIR/compare.md (the tables), DIR/compare.html (the\n"
+           "                     same with the plot, to open in a browser) and\n"
+           "                     DIR/plots/compare.svg (max ulp error per binade of x, one\n"
+           "                     line per kernel); DIR and its parents are created\n"
+           "                     (default: the tables on stdout)\n"
            "  -h, --help         this text\n"
            "\n"
            "Example:\n"
@@ -43,11 +45,17 @@ static void usage(void)
            "4 a file could not be written.\n");
 }
 
-/* The table into dir/compare.md and the plot into dir/plots/compare.svg.  Returns an exit
- * code, after a message when not 0. */
+/* The plot into dir/plots/compare.svg, then the tables with a link to it into dir/compare.md
+ * and dir/compare.html (the same Markdown for a browser), in that order: neither links a plot
+ * that is not there.  Returns an exit code, after a message when not 0. */
 static int write_report(json_t *const *docs, size_t n, const char *dir, const char *md)
 {
+    static const char plot[] =
+        "\n## Plot\n\n![max ulp error per binade of x, one line per kernel](plots/compare.svg)\n";
     char msg[4200], path[4096];
+    char *text = NULL, *html = NULL;
+    int rc = CLI_EXIT_INTERNAL;
+
     if (snprintf(path, sizeof path, "%s/plots", dir) >= (int)sizeof path) {
         cli_error("cannot write '%s': path too long", dir);
         return CLI_EXIT_INTERNAL;
@@ -56,18 +64,32 @@ static int write_report(json_t *const *docs, size_t n, const char *dir, const ch
         cli_error("%s", msg);
         return CLI_EXIT_INTERNAL;
     }
-    snprintf(path, sizeof path, "%s/compare.md", dir);
-    if (rp_write_text(path, md, msg, sizeof msg)) {
-        cli_error("%s", msg);
-        return CLI_EXIT_INTERNAL;
-    }
     snprintf(path, sizeof path, "%s/plots/compare.svg", dir);
     if (rp_plot_compare_write(docs, n, path, msg, sizeof msg)) {
         cli_error("%s", msg);
         return CLI_EXIT_INTERNAL;
     }
-    printf("wrote %s/compare.md and %s/plots/compare.svg\n", dir, dir);
-    return CLI_EXIT_PASS;
+    if ((text = malloc(strlen(md) + sizeof plot)))
+        strcat(strcpy(text, md), plot);
+    if (!text || !(html = rp_markdown_html(text, "gelucheck compare"))) {
+        cli_error("out of memory");
+        goto out;
+    }
+    snprintf(path, sizeof path, "%s/compare.md", dir);
+    if (rp_write_text(path, text, msg, sizeof msg))
+        goto fail;
+    snprintf(path, sizeof path, "%s/compare.html", dir);
+    if (rp_write_text(path, html, msg, sizeof msg))
+        goto fail;
+    printf("wrote %s/compare.html, %s/compare.md and %s/plots/compare.svg\n", dir, dir, dir);
+    rc = CLI_EXIT_PASS;
+    goto out;
+fail:
+    cli_error("%s", msg);
+out:
+    free(html);
+    free(text);
+    return rc;
 }
 
 static int compare(char **files, size_t n, const char *dir)

@@ -28,8 +28,10 @@ static void usage(void)
            "      --report DIR   write DIR/report.md (Markdown: summary table, then each\n"
            "                     kernel's worst inputs, regions, tail, specials, identity,\n"
            "                     vector results and the commands that reproduce them),\n"
-           "                     DIR/plots/*.svg, DIR/junit.xml and DIR/result.json (the\n"
-           "                     result again); DIR and its parents are created\n"
+           "                     DIR/report.html (the same with the plots, to open in a\n"
+           "                     browser), DIR/plots/*.svg, DIR/junit.xml and\n"
+           "                     DIR/result.json (the result again); DIR and its parents\n"
+           "                     are created\n"
            "      --junit FILE   also write the JUnit XML there (one testcase per kernel\n"
            "                     and suite)\n"
            "  -h, --help         this text\n"
@@ -120,7 +122,7 @@ int cmd_report(int argc, char **argv)
         rc = CLI_EXIT_INTERNAL;
     }
     if (rc == CLI_EXIT_PASS && dir)
-        printf("wrote %s/report.md, result.json, junit.xml and plots/\n", dir);
+        printf("wrote %s/report.html, report.md, result.json, junit.xml and plots/\n", dir);
     json_decref(doc);
 out:
     free(av);

@@ -1,6 +1,6 @@
 /* The report folder (reports.h): DIR/result.json, DIR/plots/SLUG-*.svg, DIR/report.md (which
- * links the plots written) and DIR/junit.xml, each written atomically, in that order: a
- * report.md never links a plot that is not there. */
+ * links the plots written), DIR/report.html (report.md for a browser) and DIR/junit.xml, each
+ * written atomically, in that order: a report never links a plot that is not there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +25,7 @@ int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size)
     const json_t *kernels = json_object_get(doc, "kernels");
     size_t n = json_array_size(kernels);
     unsigned *masks = calloc(n ? n : 1, sizeof *masks);
-    char *text = NULL;
+    char *text = NULL, *html = NULL;
     int rc = -1;
 
     if (!masks) {
@@ -48,6 +48,15 @@ int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size)
     }
     if (rp_write_text(path, text, msg, size))
         goto out;
+    html = rp_markdown_html(text, "gelucheck report");
+    if (join(path, sizeof path, dir, "report.html", msg, size))
+        goto out;
+    if (!html) {
+        snprintf(msg, size, "cannot write '%s': out of memory", path);
+        goto out;
+    }
+    if (rp_write_text(path, html, msg, size))
+        goto out;
     free(text);
     text = NULL;
     if (join(path, sizeof path, dir, "junit.xml", msg, size))
@@ -58,6 +67,7 @@ int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size)
     }
     rc = rp_write_text(path, text, msg, size);
 out:
+    free(html);
     free(text);
     free(masks);
     return rc;

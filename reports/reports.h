@@ -110,13 +110,19 @@ int rp_plot_compare_write(json_t *const *docs, size_t n, const char *path, char 
  * kernel in doc order, the RP_PLOT_* mask of the plots written beside it in plots/ (NULL:
  * none, no links). */
 char *rp_markdown(const json_t *doc, const unsigned *plots);
+/* report.html and compare.html (html.c): the Markdown text our writers produce (rp_markdown,
+ * rp_compare_markdown) as one self-contained HTML page (no script, no external resource; the
+ * plots as <img> of their relative paths) titled title.  Only the subset those writers use
+ * is converted; anything else is escaped text, never raw HTML.  malloc'ed, NULL on no
+ * memory. */
+char *rp_markdown_html(const char *markdown, const char *title);
 /* junit.xml of a result (junit.c): one <testcase> per (kernel, suite); malloc'ed, NULL on no
  * memory. */
 char *rp_junit(const json_t *doc);
 
-/* The report folder (report.c): dir/result.json, dir/report.md, dir/junit.xml and
- * dir/plots/SLUG-*.svg, each written atomically; dir is created if missing.  Returns 0, or
- * nonzero with msg naming the file. */
+/* The report folder (report.c): dir/result.json, dir/report.md, dir/report.html (report.md
+ * for a browser, rp_markdown_html), dir/junit.xml and dir/plots/SLUG-*.svg, each written
+ * atomically; dir is created if missing.  Returns 0, or nonzero with msg naming the file. */
 int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size);
 
 /* ---------------------------------------------------------------- compare, baseline ----- */

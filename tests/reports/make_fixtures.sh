@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the result fixtures of the Markdown golden tests (tests/reports/fixtures/*.json)
-# from real runs, then the golden report.md files from them (tests/reports/README.md):
+# from real runs, then the golden report.md and report.html files from them
+# (tests/reports/README.md):
 #
 #   tests/reports/make_fixtures.sh build/default/cli/gelucheck            fixtures and goldens
 #   tests/reports/make_fixtures.sh build/default/cli/gelucheck --goldens  goldens only
@@ -64,5 +65,6 @@ for json in "$fix"/*.json; do
     [[ $name == bad_* ]] && continue
     "$gelucheck" report "$json" --report "$work/$name" >/dev/null
     cp "$work/$name/report.md" "$fix/$name.report.md"
-    echo "make_fixtures: wrote $fix/$name.report.md"
+    cp "$work/$name/report.html" "$fix/$name.report.html"
+    echo "make_fixtures: wrote $fix/$name.report.md and $fix/$name.report.html"
 done
