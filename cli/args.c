@@ -75,3 +75,11 @@ int cli_reorder(int argc, char **argv, const char *short_opts, const struct opti
     out[n + k] = NULL;
     return n + k;
 }
+
+void cli_bad_option(int c, const char *word)
+{
+    if (c == ':')
+        cli_error("option '%s' needs a value", word);
+    else
+        cli_error("unknown option '%s'", word);
+}

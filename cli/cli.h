@@ -30,6 +30,10 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ---- args.c ---- */
 struct option;
 
+/* The message for what getopt_long returned for a bad word: c ':' (a missing value) gives
+ * "option 'WORD' needs a value", anything else "unknown option 'WORD'" (word: av[optind - 1]). */
+void cli_bad_option(int c, const char *word);
+
 /* Case-insensitive string equality (ASCII). */
 int cli_ci_equal(const char *a, const char *b);
 

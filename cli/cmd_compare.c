@@ -147,10 +147,7 @@ int cmd_compare(int argc, char **argv)
         } else if (c == 'r') {
             dir = optarg;
         } else {
-            if (c == ':')
-                cli_error("option '%s' needs a value", av[optind - 1]);
-            else
-                cli_error("unknown option '%s'", av[optind - 1]);
+            cli_bad_option(c, av[optind - 1]);
             goto out;
         }
     }

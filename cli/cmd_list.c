@@ -90,11 +90,8 @@ static int parse_args(struct list_args *r, int ac, char **av)
         case 'h':
             r->help = 1;
             break;
-        case ':':
-            cli_error("option '%s' needs a value", av[optind - 1]);
-            return -1;
-        default:
-            cli_error("unknown option '%s'", av[optind - 1]);
+        default: /* ':' a missing value, '?' an unknown word */
+            cli_bad_option(c, av[optind - 1]);
             return -1;
         }
     }

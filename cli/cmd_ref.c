@@ -136,11 +136,8 @@ static int set_option(struct ref_args *r, int c, const char *val, char **av)
         return set_scale(r, val);
     case 'p':
         return set_prec_cap(r, val);
-    case ':':
-        cli_error("option '%s' needs a value", av[optind - 1]);
-        return -1;
-    default:
-        cli_error("unknown option '%s'", av[optind - 1]);
+    default: /* ':' a missing value, '?' an unknown word */
+        cli_bad_option(c, av[optind - 1]);
         return -1;
     }
 }

@@ -83,10 +83,7 @@ int cmd_report(int argc, char **argv)
         } else if (c == 'r' || c == 'j') {
             *(c == 'r' ? &dir : &junit) = optarg;
         } else {
-            if (c == ':')
-                cli_error("option '%s' needs a value", av[optind - 1]);
-            else
-                cli_error("unknown option '%s'", av[optind - 1]);
+            cli_bad_option(c, av[optind - 1]);
             goto out;
         }
     }

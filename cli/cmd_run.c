@@ -296,7 +296,7 @@ static int parse_args(struct run_args *r, int ac, char **av)
         if (c == 'h') {
             help = 1;
         } else if (c == ':') {
-            cli_error("option '%s' needs a value", av[optind - 1]);
+            cli_bad_option(c, av[optind - 1]);
             return -1;
         } else if (option(r, c, optarg, av[optind - 1])) {
             return -1; /* av[optind - 1]: the unknown word when c is '?' */
