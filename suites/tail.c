@@ -370,7 +370,7 @@ static json_t *tail_curve(struct tail_run *u, struct tail_acc *a, int *nomem)
     struct gs_ctx *c = u->c;
     enum geluref_dtype dt = c->dt;
     double end = fabs(gs_to_double(dt, c->targets.last_nonzero)) * TAIL_CURVE_BEYOND;
-    uint64_t x[TAIL_CURVE_POINTS], y[TAIL_CURVE_POINTS];
+    uint64_t x[TAIL_CURVE_POINTS];
     size_t n = 0;
     for (unsigned i = 1; i <= TAIL_CURVE_POINTS; i++) {
         double v = end * i / TAIL_CURVE_POINTS;
@@ -379,14 +379,7 @@ static json_t *tail_curve(struct tail_run *u, struct tail_acc *a, int *nomem)
             gs_ut_in_range(c, b))
             x[n++] = b;
     }
-    if (gs_ut_eval(c, 0, x, y, n, &a->f, nomem) != 0) {
-        if (!*nomem)
-            atomic_store(&u->failed, 1);
-        return NULL;
-    }
-    json_t *arr = gs_ut_curve_json(c, c->func, x, y, n, "tail curve");
-    *nomem = *nomem || (!arr && !c->internal_error);
-    return arr;
+    return gs_ut_curve_json(c, c->func, x, n, &a->f, nomem, &u->failed, "tail curve");
 }
 
 void gs_suite_tail(struct gs_ctx *c, struct gs_suite_result *r)

@@ -214,7 +214,7 @@ static json_t *vs_exact_curve(struct ulp_run *u, int *nomem)
 {
     struct gs_ctx *c = u->c;
     enum geluref_dtype dt = c->dt;
-    uint64_t x[VS_CURVE_POINTS], y[VS_CURVE_POINTS];
+    uint64_t x[VS_CURVE_POINTS];
     size_t n = 0;
     for (int i = 0; i < VS_CURVE_POINTS; i++) {
         double v = -VS_CURVE_X + 2 * VS_CURVE_X * i / (VS_CURVE_POINTS - 1);
@@ -222,14 +222,8 @@ static json_t *vs_exact_curve(struct ulp_run *u, int *nomem)
         if ((n == 0 || x[n - 1] != b) && gs_ut_in_range(c, b))
             x[n++] = b;
     }
-    if (gs_ut_eval(c, 0, x, y, n, &u->acc[0].f, nomem) != 0) {
-        if (!*nomem)
-            atomic_store(&u->failed, 1);
-        return NULL;
-    }
-    json_t *arr = gs_ut_curve_json(c, u->exact, x, y, n, "ulp vs_exact curve");
-    *nomem = *nomem || (!arr && !c->internal_error);
-    return arr;
+    return gs_ut_curve_json(c, u->exact, x, n, &u->acc[0].f, nomem, &u->failed,
+                            "ulp vs_exact curve");
 }
 
 void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)

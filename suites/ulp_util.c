@@ -198,10 +198,22 @@ void gs_ut_verdict(const struct gs_ctx *c, struct gs_suite_result *r, const char
     }
 }
 
-json_t *gs_ut_curve_json(struct gs_ctx *c, enum geluref_func f, const uint64_t *x,
-                         const uint64_t *y, size_t n, const char *what)
+json_t *gs_ut_curve_json(struct gs_ctx *c, enum geluref_func f, const uint64_t *x, size_t n,
+                         struct gs_findings *fd, int *nomem, _Atomic int *failed,
+                         const char *what)
 {
     enum geluref_dtype dt = c->dt;
+    uint64_t *y = malloc((n ? n : 1) * sizeof *y);
+    if (y == NULL) {
+        *nomem = 1;
+        return NULL;
+    }
+    if (gs_ut_eval(c, 0, x, y, n, fd, nomem) != 0) {
+        if (!*nomem)
+            atomic_store(failed, 1);
+        free(y);
+        return NULL;
+    }
     json_t *arr = json_array();
     for (size_t i = 0; arr && i < n; i++) {
         struct gs_refval rv;
@@ -209,11 +221,14 @@ json_t *gs_ut_curve_json(struct gs_ctx *c, enum geluref_func f, const uint64_t *
         if (st != GELUREF_OK) {
             gs_ut_internal(c, what, x[i], st);
             json_decref(arr);
+            free(y);
             return NULL;
         }
         json_array_append_new(arr, json_pack("[ooo]", gs_real_json(gs_to_double(dt, x[i])),
                                              gs_real_json(gs_to_double(dt, y[i])),
                                              gs_real_json(gs_to_double(dt, rv.rn))));
     }
+    free(y);
+    *nomem = *nomem || (!arr && !c->internal_error);
     return arr;
 }

@@ -67,11 +67,13 @@ void gs_ut_progress_add(struct gs_ut_progress *p, unsigned t, uint64_t n);
 /* The final report (done = total), once, from the calling thread. */
 void gs_ut_progress_end(struct gs_ut_progress *p);
 
-/* A plot curve: [[x, y, RN(f(x))]...] as JSON numbers (non-finite as strings) for the n
- * inputs x and outputs y, f evaluated by the reference on thread 0.  NULL on no memory, or when
- * the reference failed (then recorded with gs_ut_internal, naming what). */
-json_t *gs_ut_curve_json(struct gs_ctx *c, enum geluref_func f, const uint64_t *x,
-                         const uint64_t *y, size_t n, const char *what);
+/* A plot curve: the kernel evaluated on thread 0 at the n inputs x (its failures recorded in
+ * fd), then [[x, y, RN(f(x))]...] as JSON numbers (non-finite as strings), f evaluated by the
+ * reference.  NULL when the kernel could not be served (*failed set), memory ran out
+ * (*nomem set) or the reference failed (recorded with gs_ut_internal, naming what). */
+json_t *gs_ut_curve_json(struct gs_ctx *c, enum geluref_func f, const uint64_t *x, size_t n,
+                         struct gs_findings *fd, int *nomem, _Atomic int *failed,
+                         const char *what);
 
 /* The verdict of a sweep suite (ulp, tail) and its note: error when memory ran out, the
  * kernel could not be served or the reference failed, else fail or pass by the findings. */
