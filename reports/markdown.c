@@ -8,16 +8,11 @@
 
 #include "markdown.h"
 #include "reports.h"
+#include "resread.h"
 
 const json_t *md_suite(const json_t *k, const char *name)
 {
-    size_t i;
-    json_t *s;
-    json_array_foreach(json_object_get(k, "suites"), i, s) {
-        if (strcmp(md_str(s, "name"), name) == 0)
-            return s;
-    }
-    return NULL;
+    return rr_suite(k, name);
 }
 
 static void head(struct md *m, const json_t *doc)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "markdown.h"
+#include "resread.h"
 
 static int grow(struct md *m, size_t more)
 {
@@ -172,6 +173,5 @@ void md_verdict(struct md *m, const char *v)
 
 const char *md_str(const json_t *o, const char *key)
 {
-    const char *s = json_string_value(json_object_get(o, key));
-    return s ? s : "";
+    return rr_str(o, key);
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "plots.h"
+#include "resread.h"
 #include "reports.h"
 
 const char *const pl_palette[10] = { "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd",
@@ -19,14 +20,7 @@ int pl_dtype(const json_t *kernel, enum geluref_dtype *dt)
 
 const json_t *pl_metrics(const json_t *kernel, const char *name)
 {
-    size_t i;
-    const json_t *s;
-    json_array_foreach(json_object_get(kernel, "suites"), i, s) {
-        const char *n = json_string_value(json_object_get(s, "name"));
-        if (n && strcmp(n, name) == 0)
-            return json_object_get(s, "metrics");
-    }
-    return NULL;
+    return json_object_get(rr_suite(kernel, name), "metrics");
 }
 
 double pl_value(const json_t *v, enum geluref_dtype dt)

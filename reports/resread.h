@@ -1,5 +1,6 @@
-/* Private to junit.c, compare.c and baseline.c: small readers of result members (the layout is
- * in reports.h and docs/suites.md).  Header-only, static inline.  Prefix rr_. */
+/* Private to the report writers (Markdown, plots, JUnit, compare, baseline): small readers of
+ * result members (the layout is in reports.h and docs/suites.md).  Header-only, static
+ * inline.  Prefix rr_. */
 #ifndef GELUCHECK_RESREAD_H
 #define GELUCHECK_RESREAD_H
 
