@@ -32,9 +32,9 @@ extern "C" {
 #endif
 
 #define GELUREF_VERSION_MAJOR 0
-#define GELUREF_VERSION_MINOR 1
+#define GELUREF_VERSION_MINOR 2
 #define GELUREF_VERSION_PATCH 0
-#define GELUREF_VERSION_STRING "0.1.0"
+#define GELUREF_VERSION_STRING "0.2.0"
 
 /* Functions.  1..9 are the numbers of the plug-in ABI (enum gelucheck_func); 10 and 11 are
  * for analysis only.  Append, never renumber. */
@@ -108,6 +108,9 @@ struct geluref_stats {
     uint64_t ziv_retries; /* Ziv iterations beyond the first (first-try failures) */
     uint64_t cap_hits;    /* calls that returned GELUREF_E_PREC_CAP */
     mpfr_prec_t max_prec; /* largest working precision used */
+    /* appended in 0.2.0: geluref_eval_odd() */
+    uint64_t fast;        /* decided by the fast path */
+    uint64_t fast_miss;   /* the fast path could not decide: the MPFR path did */
 };
 
 /* ---- MPFR-style layer: correctly rounded at y's precision, ternary value returned. ----
@@ -142,6 +145,51 @@ GELUREF_API enum geluref_status geluref_eval(enum geluref_func f, enum geluref_d
                                              mpfr_rnd_t rnd, uint64_t *y,
                                              const struct geluref_config *cfg,
                                              struct geluref_stats *stats);
+
+/* ---- the measurement layer: f(x) rounded to odd at p + 16 bits ----
+ * Rounding f(x) to odd at P = p + 16 bits (RZ, then the last bit set when inexact) and then
+ * into the dtype in any mode gives the same bits as rounding f(x) once (S. Boldo,
+ * G. Melquiond, IEEE Trans. Computers 57(4), 2008, theorem 1: P >= p + 2 suffices), and the
+ * value is within 2^-(p+15) of f(x) relatively: what an error measurement needs (DESIGN.md
+ * section 4).  One evaluation gives RN, RD, RU and the ulp error.
+ *
+ * Two paths give the same result bit for bit (tests/reference/test_fast.c):
+ *  GELUREF_PATH_MPFR: geluref_eval_mpfr() in RZ at P bits, MPFR's widest exponent range.
+ *  GELUREF_PATH_FAST: double-double evaluation with a proved error bound (reference/src/
+ *    fast*.c, reference/README.md "The fast path") for gelu, normcdf, normpdf, gelu_grad,
+ *    gelu_grad2, erf and erfc; whenever the bound cannot decide the rounding (and for the
+ *    other functions and for NaN, infinite and zero inputs), the MPFR path.
+ * Values below 2^(emin - p + 1 - 1076) in magnitude (emin, p of the dtype: f64 2^-2150, f32
+ * 2^-1225, f16 2^-1100, bf16 2^-1209) are reported as GELUREF_ODD_TINY with their sign only:
+ * for them |y - f(x)| / ulp(f(x)) rounds to the same double for every output y as if f(x) were
+ * 0 (it is below 2^-1076 ulp of the smallest subnormal), and so do the absolute and relative
+ * errors (reference/README.md), so no measurement needs their digits. */
+enum geluref_odd_kind {
+    GELUREF_ODD_FINITE = 0, /* sig and exp below hold the rounded-to-odd value */
+    GELUREF_ODD_TINY = 1,   /* 0 < |f(x)| < 2^(emin - p + 1 - 1076): sign only */
+    GELUREF_ODD_ZERO = 2,   /* f(x) is a zero of sign neg */
+    GELUREF_ODD_INF = 3,    /* f(x) is an infinity of sign neg */
+    GELUREF_ODD_NAN = 4     /* f(x) is NaN (x is NaN) */
+};
+enum geluref_path { GELUREF_PATH_FAST = 0, GELUREF_PATH_MPFR = 1 };
+struct geluref_odd {
+    enum geluref_odd_kind kind;
+    int neg;            /* the sign of f(x) (of a zero or an infinity too) */
+    uint64_t sig_hi;    /* FINITE: |f(x)| rounded to odd = (sig_hi 2^64 + sig_lo) 2^exp, the */
+    uint64_t sig_lo;    /* significand exactly prec bits long (its top bit set) */
+    int64_t exp;
+    int prec;           /* P = p + 16 */
+    int exact;          /* FINITE: f(x) is that value exactly (no rounding happened) */
+    uint64_t rn, rd, ru; /* f(x) rounded into the dtype in each mode (bits); for NaN the
+                            dtype's default quiet NaN */
+};
+/* Evaluates f at x (dtype bits); cfg (NULL: defaults) and stats may be NULL.  Status as
+ * geluref_eval(); on error *out is unspecified. */
+GELUREF_API enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt,
+                                                 uint64_t x, enum geluref_path path,
+                                                 const struct geluref_config *cfg,
+                                                 struct geluref_stats *stats,
+                                                 struct geluref_odd *out);
 
 /* ---- dtype values ---- */
 /* Sets v (any precision >= the dtype's) to the exact value of bits; NaN for NaN. */

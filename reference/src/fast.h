@@ -1,0 +1,59 @@
+/* The fast path of the reference (internal, prefix gr_fast_): f(x) in double-double with a
+ * rigorous error bound, decided into the value rounded to odd that geluref_eval_odd()
+ * returns, or left to the MPFR path when the bound cannot decide it.  The error analysis of
+ * each function is in fast_fn.c and fast_phi.c; reference/README.md ("The fast path") sums
+ * it up; tests/reference/test_fast.c compares both paths bit for bit. */
+#ifndef GELUREF_FAST_H
+#define GELUREF_FAST_H
+
+#include <stdint.h>
+
+#include "dd.h"
+#include "geluref.h"
+
+/* ---- tables (fast_tables.c, written by reference/gen/gen_fast_tables.c) ---- */
+#define GR_M_POINTS 1936 /* Mills-ratio grid z_i = i/32, i < GR_M_POINTS */
+#define GR_M_ZMAX 60.4   /* largest z the grid serves (|z - z_i| <= 1/64) */
+#define GR_ERF_TERMS 10
+extern const double gr_fast_mh[GR_M_POINTS][8], gr_fast_ml[GR_M_POINTS][8],
+    gr_fast_mt[GR_M_POINTS][8];
+extern const dd gr_fast_exp2[1024];
+extern const double gr_fast_ln2_1, gr_fast_ln2_2, gr_fast_ln2_3;
+extern const dd gr_fast_inv_sqrt2pi, gr_fast_sqrt2, gr_fast_sqrt_2_pi, gr_fast_two_sqrtpi,
+    gr_fast_tanh_c, gr_fast_sigmoid_c, gr_fast_erf_c[GR_ERF_TERMS];
+
+/* A value with its bound: f = (m.hi + m.lo) 2^e + d with |d| <= err 2^e, m normalised
+ * (m.hi = RN(m.hi + m.lo)).  kind says which of three things an evaluator established. */
+enum gr_fx_kind {
+    GR_FX_NONE = 0, /* nothing: the MPFR path decides */
+    GR_FX_VALUE,    /* the enclosure above */
+    GR_FX_CELL,     /* f lies in the same open cell between (p+16)-bit numbers as every point
+                       of the enclosure: a rule (saturation, x/2 + tiny) names a stand-in
+                       interval inside that cell; the rounding to odd is the same */
+    GR_FX_TINY      /* |f| < the dtype's negligible bound (GR_TINY_LOG2 below); sign in m.hi */
+};
+struct gr_fx {
+    enum gr_fx_kind kind;
+    dd m;
+    int64_t e;
+    double err;
+    int prec; /* the precision the result is decided at (p + 16), for the rules' stand-ins */
+};
+
+/* |f| below 2^tiny_log2(dtype) changes no measurement (geluref.h, GELUREF_ODD_TINY). */
+int gr_tiny_log2(enum geluref_dtype dt);
+
+/* The fast evaluation of f at x (a double holding the dtype value exactly), for a result to
+ * be decided at prec bits.  Returns the kind of what it established in out. */
+enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out);
+
+/* ---- building blocks (fast_phi.c) ---- */
+/* e^(-y) = m 2^(-q) (1 + t), |t| <= GR_EPS_EXP, for y = y.hi + y.lo in [0, GR_EXP_YMAX]. */
+#define GR_EXP_YMAX 2048.0
+#define GR_EPS_EXP 0x1p-100
+dd gr_fast_exp_neg(dd y, int64_t *q);
+/* M(z) for z = z.hi + z.lo in [0, GR_M_ZMAX]: relative error <= GR_EPS_M (z taken exact). */
+#define GR_EPS_M 0x1p-101
+dd gr_fast_mills(dd z);
+
+#endif

@@ -1,0 +1,304 @@
+/* The fast path's functions: each gives an enclosure of f(x) with a proved relative error
+ * bound (GR_FX_VALUE), or a rule's stand-in interval inside the open (p+16)-bit cell that
+ * holds f(x) (GR_FX_CELL), or says |f(x)| is negligible (GR_FX_TINY), or gives up
+ * (GR_FX_NONE: the MPFR path decides).  x is finite and nonzero (special values go to the
+ * MPFR path); the dtype's precision is at most 53, so prec = p + 16 <= 69.
+ *
+ * The rules, with the bounds behind them:
+ *  - x < -60 (gelu, normcdf, gelu_grad), |x| > 60 (normpdf, gelu_grad2), erfc(x > 42.7):
+ *    |f(x)| <= 60^2 phi(60) < 2^-2580, below every dtype's negligible bound (>= 2^-2150).
+ *  - saturation, x > 40 (or erfc/erf beyond z = sqrt2 |x| > 60.4, or when the Gaussian term
+ *    s is below 2^-(prec+1)): f(x) = c (1 -+ s), c = x, 1 or 2: the open cell next to c on
+ *    that side (c is a p-bit number, so a grid point) is at least |c| 2^-prec wide and holds
+ *    f(x) and the stand-in interval of cell_k().
+ *  - |x| < 2^-(prec+1): f(x) = c (1 + d) with c = x/2, 1/2 or 1 and |d| < 1.6 |x| < 2^-prec
+ *    of a known sign (gelu: 2 phi(0) x (1 - x^2/6 + ...) > 0 relative to x/2; normcdf: 2 phi(0)
+ *    x; gelu_grad: 4 phi(0) x; erfc: -2x/sqrt(pi)): the same.  Above these thresholds the
+ *    computed enclosure (relative error < 2^-97) is at least 1/4 of a cell away from c.
+ *  - |x| < 2^-500 (binary64 only; x^2 would underflow): normpdf, gelu_grad2 and erf are
+ *    c (1 + d) with c irrational and |d| < x^2: a VALUE with 2^-490 added to its bound. */
+#include "fast.h"
+
+#define U2 0x1p-106 /* u^2 */
+
+/* The near-zero and saturation rules apply below 2^-(prec+1) (see the header). */
+static double near0(const struct gr_fx *o) { return ldexp(1.0, -(o->prec + 1)); }
+
+/* An enclosure m 2^e with relative error rel: err = rel |m.hi| (1 + 2^-40), where 2^-40
+ * covers |m.lo| and the rounding of the product. */
+static enum gr_fx_kind value(struct gr_fx *o, dd m, int64_t e, double rel)
+{
+    if (m.hi == 0 || !(rel < 0x1p-60))
+        return o->kind = GR_FX_NONE;
+    o->m = m;
+    o->e = e;
+    o->err = rel * fabs(m.hi) * (1 + 0x1p-40);
+    return o->kind = GR_FX_VALUE;
+}
+
+/* f(x) = c 2^k (1 + dir d) with 0 < d < 2^-prec and c = fr 2^e exactly (fr = +-[1/2, 1)):
+ * the open cell next to c 2^k on d's side is at least |c| 2^(k-prec) wide (c is a p-bit
+ * number; toward 0 from a power of two the binade below is finer, 2^-prec |c| 2^k), and f(x)
+ * lies in it; so does the stand-in interval fr (1 + dir 2^-(prec+2)) +-
+ * |fr| 2^-(prec+4), at between 3/16 and 5/16 of the cell's width from c.  (k = -1 gives x/2
+ * even for the smallest subnormal, which x * 0.5 would round to 0.) */
+static enum gr_fx_kind cell_k(struct gr_fx *o, double c, int k, int dir)
+{
+    int e;
+    double fr = frexp(c, &e);
+    o->m = fast_two_sum(fr, ldexp(fr * dir, -(o->prec + 2)));
+    o->e = (int64_t)e + k;
+    o->err = ldexp(fabs(fr), -(o->prec + 4));
+    return o->kind = GR_FX_CELL;
+}
+
+static enum gr_fx_kind cell(struct gr_fx *o, double c, int dir) { return cell_k(o, c, 0, dir); }
+
+static enum gr_fx_kind tiny(struct gr_fx *o, int sign)
+{
+    o->m = dd_make(sign, 0);
+    o->e = 0;
+    o->err = 0;
+    return o->kind = GR_FX_TINY;
+}
+
+/* The Gaussian part for |x| <= 60: g = e^(-x^2/2) / sqrt(2 pi) = m 2^-q with relative error
+ * GR_EPS_EXP + 4u^2 + 2^-106 (x^2 = two_prod exactly: |x| >= 2^-500 so no underflow; halving
+ * is exact; the constant's own rounding 2^-106, the product 4u^2). */
+#define EPS_GAUSS (GR_EPS_EXP + 5 * U2)
+static dd gauss(double x, int64_t *q)
+{
+    dd y = two_prod(x, x);
+    y = dd_make(y.hi * 0.5, y.lo * 0.5);
+    return dd_mul(gr_fast_exp_neg(y, q), gr_fast_inv_sqrt2pi);
+}
+
+/* Phi(-z) = g M(z) for z = |x| in [2^-500, 60]: m 2^-q, relative error EPS_TAIL. */
+#define EPS_TAIL (EPS_GAUSS + GR_EPS_M + 4 * U2)
+static dd tail_prob(double z, int64_t *q)
+{
+    return dd_mul(gauss(z, q), gr_fast_mills(dd_make(z, 0)));
+}
+
+/* s = a 2^-q (a > 0) as a double-double, or 0 when s < 2^-(prec+1) (the callers'
+ * saturation rule: c (1 -+ s) lies in the open cell next to c).  a.lo 2^-q may round into
+ * the subnormals: callers charge 2^-1070 for it. */
+static int scaled(const struct gr_fx *o, dd a, int64_t q, dd *s)
+{
+    if (q > 1100 || ldexp(a.hi, (int)-q) < near0(o))
+        return 0;
+    *s = dd_make(ldexp(a.hi, (int)-q), ldexp(a.lo, (int)-q));
+    return 1;
+}
+
+/* 1 - a 2^-q for 0 < a 2^-q < 1 with a's relative error ea: the result and its
+ * relative error (ea a 2^-q + 2^-1070, then 2u^2 of dd_add_d), or 0 when a 2^-q < 2^-85
+ * (the caller's saturation rule). */
+static int one_minus(const struct gr_fx *o, dd a, int64_t q, double ea, dd *r, double *er)
+{
+    dd s;
+    if (!scaled(o, a, q, &s))
+        return 0;
+    *r = dd_add_d(dd_neg(s), 1.0);
+    *er = (ea * fabs(s.hi) * (1 + 0x1p-40) + 0x1p-1070) / r->hi + 2 * U2;
+    return 1;
+}
+
+/* x Phi(x) */
+static enum gr_fx_kind gelu(double x, struct gr_fx *o)
+{
+    if (x < -60)
+        return tiny(o, -1);
+    if (x > 40)
+        return cell(o, x, -1);
+    if (fabs(x) < near0(o))
+        return cell_k(o, x, -1, x > 0 ? 1 : -1);
+    int64_t q;
+    dd p = tail_prob(fabs(x), &q);
+    if (x < 0) /* x Phi(x) = x g M(-x): one dd_mul_d more (2u^2) */
+        return value(o, dd_mul_d(p, x), -q, EPS_TAIL + 2 * U2);
+    dd r;
+    double er;
+    if (!one_minus(o, p, q, EPS_TAIL, &r, &er))
+        return cell(o, x, -1);
+    return value(o, dd_mul_d(r, x), 0, er + 2 * U2);
+}
+
+/* Phi(x) */
+static enum gr_fx_kind normcdf(double x, struct gr_fx *o)
+{
+    if (x < -60)
+        return tiny(o, 1);
+    if (x > 40)
+        return cell(o, 1.0, -1);
+    if (fabs(x) < near0(o))
+        return cell(o, 0.5, x > 0 ? 1 : -1);
+    int64_t q;
+    dd p = tail_prob(fabs(x), &q);
+    if (x < 0)
+        return value(o, p, -q, EPS_TAIL);
+    dd r;
+    double er;
+    if (!one_minus(o, p, q, EPS_TAIL, &r, &er))
+        return cell(o, 1.0, -1);
+    return value(o, r, 0, er);
+}
+
+/* phi(x) */
+static enum gr_fx_kind normpdf(double x, struct gr_fx *o)
+{
+    if (fabs(x) > 60)
+        return tiny(o, 1);
+    if (fabs(x) < 0x1p-500)
+        return value(o, gr_fast_inv_sqrt2pi, 0, 0x1p-106 + 0x1p-490);
+    int64_t q;
+    dd g = gauss(x, &q);
+    return value(o, g, -q, EPS_GAUSS);
+}
+
+/* Phi(x) + x phi(x) = g (M(z) - z) for x = -z < 0, 1 + g (x - M(x)) for x > 0.  The
+ * difference D = M -+ z is charged absolutely: |dD| <= GR_EPS_M M + 2u^2 |D| (dd_add_d),
+ * so near the zero x* = -0.7518 the relative bound grows and the MPFR path takes over. */
+static enum gr_fx_kind gelu_grad(double x, struct gr_fx *o)
+{
+    if (x < -60)
+        return tiny(o, -1);
+    if (x > 40)
+        return cell(o, 1.0, 1);
+    if (fabs(x) < near0(o))
+        return cell(o, 0.5, x > 0 ? 1 : -1);
+    double z = fabs(x);
+    int64_t q;
+    dd g = gauss(z, &q);
+    dd mz = gr_fast_mills(dd_make(z, 0));
+    dd d = x < 0 ? dd_add_d(mz, x) : dd_add_d(dd_neg(mz), x);
+    if (d.hi == 0)
+        return o->kind = GR_FX_NONE;
+    double ed = (GR_EPS_M * fabs(mz.hi) * (1 + 0x1p-40)) / fabs(d.hi) + 2 * U2;
+    dd p = dd_mul(g, d); /* relative error ed + EPS_GAUSS + 4u^2 */
+    double ep = ed + EPS_GAUSS + 4 * U2;
+    if (x < 0)
+        return value(o, p, -q, ep);
+    dd s;
+    int dir = p.hi > 0 ? 1 : -1;
+    if (!scaled(o, dir > 0 ? p : dd_neg(p), q, &s)) /* 1 + g d, |g d| < 2^-(prec+1) */
+        return cell(o, 1.0, dir);
+    if (dir < 0)
+        s = dd_neg(s);
+    dd r = dd_add_d(s, 1.0); /* r >= 1/2 (gelu_grad > 1/2 for x > 0) */
+    return value(o, r, 0, (ep * fabs(s.hi) * (1 + 0x1p-40) + 0x1p-1070) / r.hi + 2 * U2);
+}
+
+/* phi(x) (2 - x^2): 2 - x^2 from the exact x^2 = y.hi + y.lo by two_sum (exact) and
+ * dd_add_d (2u^2 of the exact result, however much cancels). */
+static enum gr_fx_kind gelu_grad2(double x, struct gr_fx *o)
+{
+    if (fabs(x) > 60)
+        return tiny(o, -1);
+    if (fabs(x) < 0x1p-500)
+        return value(o, dd_mul_d(gr_fast_inv_sqrt2pi, 2.0), 0, 0x1p-106 + 0x1p-490);
+    dd y = two_prod(x, x);
+    dd w = dd_add_d(two_sum(2.0, -y.hi), -y.lo);
+    int64_t q;
+    dd g = gauss(x, &q);
+    return value(o, dd_mul(g, w), -q, EPS_GAUSS + 6 * U2);
+}
+
+/* erfc(z) for z = |x| in [2^-500, 42.7]: erfc(z) = e^(-z^2) M(sqrt2 z) sqrt(2/pi) = m 2^-q.
+ * The argument w = sqrt2 z (dd_mul_d, 2u^2, and the constant's 2^-106) errs by < 2.5u^2 w;
+ * |M'| <= 1 on [0, inf) and M(w) >= 1/(w + 1) (Birnbaum's bound M(w) > 2/(w + sqrt(w^2+4))),
+ * so M errs by another 2.5u^2 w (w + 1) relatively.  Returns the relative error. */
+static double erfc_pos(double z, dd *m, int64_t *q)
+{
+    dd w = dd_mul_d(gr_fast_sqrt2, z);
+    dd y = two_prod(z, z);
+    dd e = gr_fast_exp_neg(y, q);
+    *m = dd_mul(dd_mul(e, gr_fast_mills(w)), gr_fast_sqrt_2_pi);
+    return GR_EPS_EXP + GR_EPS_M + 2.5 * U2 * w.hi * (w.hi + 1) * (1 + 0x1p-40) + 9 * U2;
+}
+
+#define ERFC_ZMAX 42.7 /* sqrt2 42.7 = 60.39 <= GR_M_ZMAX */
+
+static enum gr_fx_kind erfc_fn(double x, struct gr_fx *o)
+{
+    if (x > ERFC_ZMAX)
+        return tiny(o, 1);
+    if (x < -ERFC_ZMAX)
+        return cell(o, 2.0, -1);
+    if (fabs(x) < near0(o))
+        return cell(o, 1.0, x > 0 ? -1 : 1);
+    dd m;
+    int64_t q;
+    double em = erfc_pos(fabs(x), &m, &q);
+    if (x > 0)
+        return value(o, m, -q, em);
+    dd s;
+    if (!scaled(o, m, q, &s))
+        return cell(o, 2.0, -1);
+    dd r = dd_add_d(dd_neg(s), 2.0); /* r in [1, 2] */
+    return value(o, r, 0, (em * fabs(s.hi) * (1 + 0x1p-40) + 0x1p-1070) / r.hi + 2 * U2);
+}
+
+/* erf(z), z = |x| > 0; odd.  z < 2^-4: erf(z) = 2/sqrt(pi) z sum_{n<10} c_n z^(2n), an
+ * alternating series with decreasing terms: truncation < z^20/(10! 21) < 2^-106; Horner in
+ * dd over u = z^2 (exact) errs by < 4u^2 (the steps n >= 1 weigh <= 2^-8 each), the two
+ * products 6u^2, the constants 2^-106 each: < 2^-101.  Above: 1 - erfc(z), whose relative
+ * bound one_minus computes (erfc(z)/erf(z) <= 14 for z >= 2^-4). */
+static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
+{
+    double z = fabs(x), sg = x < 0 ? -1.0 : 1.0;
+    if (z < 0x1p-500) {
+        int e;
+        double fr = frexp(x, &e);
+        return value(o, dd_mul_d(gr_fast_two_sqrtpi, fr), e, 0x1p-104 + 0x1p-490);
+    }
+    if (z < 0x1p-4) {
+        dd u = two_prod(z, z);
+        dd s = gr_fast_erf_c[GR_ERF_TERMS - 1];
+        for (int n = GR_ERF_TERMS - 2; n >= 0; n--)
+            s = dd_add(dd_mul(s, u), gr_fast_erf_c[n]);
+        return value(o, dd_mul_d(dd_mul(s, gr_fast_two_sqrtpi), x), 0, 0x1p-100);
+    }
+    if (z > ERFC_ZMAX)
+        return cell(o, sg, -1);
+    dd m;
+    int64_t q;
+    double em = erfc_pos(z, &m, &q);
+    dd r;
+    double er;
+    if (!one_minus(o, m, q, em, &r, &er))
+        return cell(o, sg, -1);
+    return value(o, dd_mul_d(r, sg), 0, er);
+}
+
+int gr_tiny_log2(enum geluref_dtype dt)
+{
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    return d->emin - d->prec + 1 - 1076;
+}
+
+enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out)
+{
+    out->kind = GR_FX_NONE;
+    out->prec = prec;
+    if (!isfinite(x) || x == 0)
+        return GR_FX_NONE;
+    switch (f) {
+    case GELUREF_GELU:
+        return gelu(x, out);
+    case GELUREF_NORMCDF:
+        return normcdf(x, out);
+    case GELUREF_NORMPDF:
+        return normpdf(x, out);
+    case GELUREF_GELU_GRAD:
+        return gelu_grad(x, out);
+    case GELUREF_GELU_GRAD2:
+        return gelu_grad2(x, out);
+    case GELUREF_ERFC:
+        return erfc_fn(x, out);
+    case GELUREF_ERF:
+        return erf_fn(x, out);
+    default:
+        return GR_FX_NONE;
+    }
+}

@@ -1,0 +1,75 @@
+/* The fast path's two building blocks: e^(-y) and the Mills ratio M(z) = Phi(-z)/phi(z), in
+ * double-double with proved relative error bounds (u = 2^-53; DD_EPS and the dd bounds are
+ * in dd.h; the table conditions are checked by reference/gen/gen_fast_tables.c). */
+#include "fast.h"
+
+/* 1/k! as double-double for k = 2..4 (1/2 exact; 1/6 and 1/24 with relative error 2^-106),
+ * and 1/k! rounded to double for k = 5..8 (relative error 2^-53). */
+static const dd INV_FACT3 = { 0x1.5555555555555p-3, 0x1.5555555555555p-57 };
+static const dd INV_FACT4 = { 0x1.5555555555555p-5, 0x1.5555555555555p-59 };
+#define INV_FACT5 0x1.1111111111111p-7
+#define INV_FACT6 0x1.6c16c16c16c17p-10
+#define INV_FACT7 0x1.a01a01a01a01ap-13
+#define INV_FACT8 0x1.a01a01a01a01ap-16
+#define INV_LN2_1024 0x1.71547652b82fep+10 /* 1024/ln2 rounded: only chooses N */
+
+/* e^(-y), y in [0, 2048]: N = round(1024 y/ln2) < 2^22, q = N >> 10, j = N & 1023,
+ * e^(-y) = 2^-q 2^(-j/1024) e^(-r), r = y - N ln2/1024.
+ *  r: a = y.hi - N L1 is exact (N L1 has 22 + 31 bits; N >= 1 puts N L1 within a factor 2 of
+ *     y.hi, Sterbenz; N = 0: a = y.hi); N L2 is exact too; two_sum is exact; adding y.lo and
+ *     -N L3 errs by 2u^2 |r| each (dd_add_d); N L3 rounds by <= 2^-53 |N L3| < 2^-104, and
+ *     L1 + L2 + L3 misses ln2/1024 by < 2^-126, times N < 2^22: |r~ - r| < 2^-102.8 in all.
+ *     |r| <= (1/2 + 2^-30) ln2/1024 + |y.lo| < 2^-11.5.
+ *  e^(-r) = sum_{k<=8} s^k/k!, s = -r: truncation < |s|^9/9! 1.01 < 2^-122.  The terms
+ *     k >= 5 in double with s.hi: each < 2^-57.5 |...| absolute error < 2^-114.  The dd Horner
+ *     steps k = 4..0: the last dd_add errs by 3u^2, the last dd_mul by 4u^2 |s| < 2^-113,
+ *     earlier steps weigh |s|^k less: < 3.1u^2 = 2^-104.4 in all.
+ *  the product with the table entry (relative error 2^-106): 4u^2 + 2^-106.
+ * Total relative error < 2^-102.8 + 2^-104.4 + 2^-104 + 2^-105 < 2^-101.4 <= GR_EPS_EXP. */
+dd gr_fast_exp_neg(dd y, int64_t *q)
+{
+    double n = nearbyint(y.hi * INV_LN2_1024);
+    double a = y.hi - n * gr_fast_ln2_1;
+    dd r = two_sum(a, -(n * gr_fast_ln2_2));
+    r = dd_add_d(r, y.lo);
+    r = dd_add_d(r, -(n * gr_fast_ln2_3));
+    dd s = dd_neg(r);
+    double t = INV_FACT8;
+    t = t * s.hi + INV_FACT7;
+    t = t * s.hi + INV_FACT6;
+    t = t * s.hi + INV_FACT5;
+    dd p = dd_add(dd_mul_d(s, t), INV_FACT4);
+    p = dd_add(dd_mul(p, s), INV_FACT3);
+    p = dd_add_d(dd_mul(p, s), 0.5);
+    p = dd_add_d(dd_mul(p, s), 1.0);
+    p = dd_add_d(dd_mul(p, s), 1.0);
+    int64_t nn = (int64_t)n;
+    *q = nn >> 10;
+    return dd_mul(p, gr_fast_exp2[nn & 1023]);
+}
+
+/* M(z), z in [0, GR_M_ZMAX]: i = round(32 z.hi), t = z - i/32 (z.hi - i/32 is exact:
+ * Sterbenz for i >= 1, and t = z.hi for i = 0; two_sum with z.lo is exact), |t| <= 2^-6
+ * (1 + 2^-40), which moves the generator's bounds by a factor below 1 + 2^-30.
+ * M(z_i + t) = sum_{k<16} a_k t^k + R:
+ *   |R| <= 2^-106 M (generator: Lagrange remainder at the cell's left end);
+ *   terms k >= 8 in double with t.hi: their sum is <= 2^-53 M (generator), so 8 roundings
+ *     and the coefficients' rounding cost < 2^-103 M; t.lo (< 2^-59) changes them by less;
+ *   dd Horner steps k = 7..1: each <= 7u^2 (dd_mul + dd_add) of |S_k t^k| <= 2^-4 M
+ *     (generator: sum_{k>=1} |a_k t^k| <= 2^-4 M): 49/16 u^2 M;
+ *   step 0: 4u^2 2^-4 M + 3u^2 |S_0|, S_0 <= M (1 + 2^-100);
+ *   the coefficients as double-double: 2^-106 of each term: < 0.6u^2 M.
+ * Total < (3.07 + 0.25 + 3.01 + 0.6) u^2 M + 2^-103 M + 2^-106 M < 2^-101.7 M <= GR_EPS_M. */
+dd gr_fast_mills(dd z)
+{
+    int i = (int)nearbyint(z.hi * 32.0);
+    dd t = two_sum(z.hi - i * 0x1p-5, z.lo);
+    const double *mh = gr_fast_mh[i], *ml = gr_fast_ml[i], *mt = gr_fast_mt[i];
+    double tail = mt[7];
+    for (int k = 6; k >= 0; k--)
+        tail = tail * t.hi + mt[k];
+    dd s = dd_add(dd_mul_d(t, tail), dd_make(mh[7], ml[7]));
+    for (int k = 6; k >= 0; k--)
+        s = dd_add(dd_mul(s, t), dd_make(mh[k], ml[k]));
+    return s;
+}

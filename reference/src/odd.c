@@ -1,0 +1,317 @@
+/* geluref_eval_odd(): f(x) rounded to odd at p + 16 bits, by the fast path when its bound
+ * decides the rounding and by the MPFR path otherwise (geluref.h). */
+#include <string.h>
+
+#include "fast.h"
+#include "internal.h"
+
+#define EXTRA_BITS 16
+
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
+
+/* ---- rounding a value C 2^Q (C > 0, exact) into the dtype ---- */
+
+static int bit_length(u128 c)
+{
+    uint64_t hi = (uint64_t)(c >> 64);
+    if (hi)
+        return 128 - __builtin_clzll(hi);
+    return c ? 64 - __builtin_clzll((uint64_t)c) : 0;
+}
+
+/* rn, rd, ru of (neg ? -1 : 1) C 2^Q in d.  Returns nonzero (nothing set) when the value
+ * lies beyond the largest finite binade, which no caller needs. */
+static int round_into(const struct geluref_dtype_info *d, int neg, u128 c, int64_t q,
+                      uint64_t *rn, uint64_t *rd, uint64_t *ru)
+{
+    int len = bit_length(c);
+    int64_t ev = q + len - 1; /* 2^ev <= C 2^Q < 2^(ev+1) */
+    if (ev > d->emax) /* beyond the largest binade (the top binade's RN/RU overflow to inf
+                         by the carry below) */
+        return -1;
+    int64_t qt = (ev > d->emin ? ev : d->emin) - d->prec + 1; /* the ulp there: 2^qt */
+    int64_t s = qt - q;
+    u128 n, rem_nonzero;
+    int up_rn;
+    if (s <= 0) { /* a multiple of the ulp: exact (C < 2^(p+16), so the shift is small) */
+        n = c << -s;
+        rem_nonzero = 0;
+        up_rn = 0;
+    } else if (s > len + 1) { /* C 2^Q < 2^(qt-2): below half an ulp */
+        n = 0;
+        rem_nonzero = 1;
+        up_rn = 0;
+    } else {
+        n = s >= 128 ? 0 : c >> s;
+        u128 rem = c - (n << s), half = (u128)1 << (s - 1);
+        rem_nonzero = rem != 0;
+        up_rn = rem > half || (rem == half && (n & 1));
+    }
+    /* magnitude bits: (field offset of the binade qt) + n; a carry into the next binade (or
+     * from the subnormals into the normals) lands on the right pattern by itself */
+    uint64_t base = (uint64_t)(qt - (d->emin - d->prec + 1)) << (d->prec - 1);
+    uint64_t lo = base + (uint64_t)n, hi = lo + (rem_nonzero != 0);
+    uint64_t sign = neg ? (uint64_t)1 << (d->bits - 1) : 0;
+    *rn = sign | (base + (uint64_t)n + (uint64_t)up_rn);
+    *rd = sign | (neg ? hi : lo);
+    *ru = sign | (neg ? lo : hi);
+    return 0;
+}
+
+static void set_sig(struct geluref_odd *o, u128 c)
+{
+    o->sig_hi = (uint64_t)(c >> 64);
+    o->sig_lo = (uint64_t)c;
+}
+
+/* The TINY result of sign neg: RN and the rounding toward 0 give a zero of that sign, the
+ * rounding away from 0 the smallest subnormal. */
+static void set_tiny(const struct geluref_dtype_info *d, int neg, struct geluref_odd *o)
+{
+    uint64_t sign = neg ? (uint64_t)1 << (d->bits - 1) : 0;
+    o->kind = GELUREF_ODD_TINY;
+    o->neg = neg;
+    o->sig_hi = o->sig_lo = 0;
+    o->exp = 0;
+    o->exact = 0;
+    o->rn = sign;
+    o->rd = neg ? sign | 1 : 0;
+    o->ru = neg ? sign : 1;
+}
+
+/* ---- the fast path's decision ---- */
+
+/* The value of finite dtype bits x as a double (exact: every f32, f16 and bf16 value is a
+ * double). */
+static double to_double(enum geluref_dtype dt, uint64_t x)
+{
+    if (dt == GELUREF_F64) {
+        double v;
+        memcpy(&v, &x, sizeof v);
+        return v;
+    }
+    if (dt == GELUREF_F32 || dt == GELUREF_BF16) {
+        uint32_t b = dt == GELUREF_F32 ? (uint32_t)x : (uint32_t)x << 16;
+        float v;
+        memcpy(&v, &b, sizeof v);
+        return v;
+    }
+    /* binary16: sign, 5 exponent bits (bias 15), 10 fraction bits */
+    int e = (int)(x >> 10) & 0x1f;
+    double m = (double)(x & 0x3ff);
+    double v = e == 0 ? ldexp(m, -24) : ldexp(m + 1024, e - 25);
+    return (x & 0x8000) ? -v : v;
+}
+
+/* The enclosure fx (or a rule's stand-in interval) lies strictly inside one open cell
+ * between consecutive prec-bit numbers: sets the odd end of that cell, C 2^Q, and returns 1;
+ * 0 when it does not (the MPFR path decides).  Scaling by powers of two is exact (the values
+ * are normal doubles); h - floor(h) is exact; frac errs by <= 2^-53 (|frac| < 2), and the
+ * margin 2^-50 covers it. */
+static int decide(const struct gr_fx *fx, int prec, int *neg, u128 *c, int64_t *q)
+{
+    dd m = fx->m;
+    *neg = m.hi < 0;
+    if (*neg)
+        m = dd_neg(m);
+    int ex;
+    (void)frexp(m.hi, &ex);
+    int sh = prec - ex; /* m.hi 2^sh in [2^(prec-1), 2^prec) */
+    double h = ldexp(m.hi, sh), l = ldexp(m.lo, sh), r = ldexp(fx->err, sh);
+    if (h == ldexp(1.0, prec - 1) && l < 0) { /* the value lies in the binade below */
+        h *= 2;
+        l *= 2;
+        r *= 2;
+        sh++;
+    }
+    double fl = floor(h);
+    double frac = (h - fl) + l;
+    double fl2 = floor(frac);
+    frac -= fl2;
+    if (!(frac - r > 0x1p-50 && frac + r < 1 - 0x1p-50))
+        return 0;
+    i128 ci = (i128)fl + (i128)fl2;
+    if (ci < (i128)1 << (prec - 1) || ci >= (i128)1 << prec)
+        return 0;
+    *c = (u128)ci | 1;
+    *q = fx->e - sh;
+    return 1;
+}
+
+/* The fast path; returns 0 with *o set, or -1 when the MPFR path must decide. */
+static int fast(enum geluref_func f, const struct geluref_dtype_info *d, enum geluref_dtype dt,
+                uint64_t x, struct geluref_odd *o)
+{
+    int prec = d->prec + EXTRA_BITS, tiny = gr_tiny_log2(dt);
+    double xd = to_double(dt, x);
+    struct gr_fx fx;
+    enum gr_fx_kind k = gr_fast_eval(f, xd, prec, &fx);
+    if (k == GR_FX_NONE)
+        return -1;
+    o->prec = prec;
+    o->exact = 0;
+    o->exp = 0;
+    if (k == GR_FX_TINY) {
+        set_tiny(d, fx.m.hi < 0, o);
+        return 0;
+    }
+    /* the whole enclosure below 2^tiny: |f| < |m.hi| (1 + 2^-50) 2^e < 2^(ex + e) */
+    int ex;
+    (void)frexp(fx.m.hi, &ex);
+    if (fx.err < 0x1p-60 * fabs(fx.m.hi) && (int64_t)ex + fx.e < tiny) {
+        set_tiny(d, fx.m.hi < 0, o);
+        return 0;
+    }
+    int neg;
+    u128 c;
+    int64_t q;
+    if (!decide(&fx, prec, &neg, &c, &q))
+        return -1;
+    if (q + prec <= tiny) {
+        set_tiny(d, neg, o);
+        return 0;
+    }
+    if (round_into(d, neg, c, q, &o->rn, &o->rd, &o->ru) != 0)
+        return -1;
+    o->kind = GELUREF_ODD_FINITE;
+    o->neg = neg;
+    set_sig(o, c);
+    o->exp = q;
+    return 0;
+}
+
+/* ---- the MPFR path ---- */
+
+/* The deep tails beyond MPFR's exponent range (|x| > about 2.5e9 for gelu, 3.6e6 for
+ * gelu_tanh): geluref_eval_mpfr reports the precision cap where geluref_eval decides by its
+ * tail rule; when RD and RU are then 0 and the smallest subnormal of one sign, f(x) is a
+ * TINY value of that sign (far below 2^-2150).  Returns 0 when this applies. */
+static int below_mpfr(enum geluref_func f, enum geluref_dtype dt, uint64_t x,
+                      const struct geluref_config *cfg, struct geluref_stats *stats,
+                      struct geluref_odd *o)
+{
+    uint64_t rn, rd, ru;
+    if (geluref_eval(f, dt, x, MPFR_RNDD, &rd, cfg, stats) != GELUREF_OK
+        || geluref_eval(f, dt, x, MPFR_RNDU, &ru, cfg, stats) != GELUREF_OK
+        || geluref_eval(f, dt, x, MPFR_RNDN, &rn, cfg, stats) != GELUREF_OK)
+        return -1;
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    uint64_t sign = (uint64_t)1 << (d->bits - 1);
+    int pos = rd == 0 && ru == 1, neg = ru == sign && rd == (sign | 1);
+    if (!pos && !neg)
+        return -1;
+    set_tiny(d, neg, o);
+    return 0;
+}
+
+static enum geluref_status slow(enum geluref_func f, const struct geluref_dtype_info *d,
+                                enum geluref_dtype dt, uint64_t x,
+                                const struct geluref_config *cfg, struct geluref_stats *stats,
+                                struct geluref_odd *o)
+{
+    int prec = d->prec + EXTRA_BITS;
+    mpfr_t xm, v, s;
+    mpfr_init2(xm, d->prec);
+    mpfr_init2(v, prec);
+    mpfr_init2(s, 53);
+    mpfr_set_d(s, cfg->scale, MPFR_RNDN); /* a double: exact */
+    mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
+    mpfr_flags_t flags = mpfr_flags_save();
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_set_emax(mpfr_get_emax_max());
+    geluref_bits_to_mpfr(xm, dt, x); /* exact */
+    int t = 0;
+    struct geluref_stats saved = stats ? *stats : (struct geluref_stats){ 0 };
+    enum geluref_status st = geluref_eval_mpfr(f, v, xm, s, MPFR_RNDZ, cfg, stats, &t);
+    o->prec = prec;
+    o->exp = 0;
+    o->exact = 0;
+    o->sig_hi = o->sig_lo = 0;
+    if (st == GELUREF_E_PREC_CAP) {
+        if (stats)
+            *stats = saved; /* not a cap hit: decided below (or reported as one there) */
+        st = below_mpfr(f, dt, x, cfg, stats, o) == 0 ? GELUREF_OK : GELUREF_E_PREC_CAP;
+        if (st != GELUREF_OK && stats)
+            stats->cap_hits++;
+    } else if (st == GELUREF_OK) {
+        o->neg = mpfr_signbit(v) != 0;
+        if (mpfr_zero_p(v) && t == 0) {
+            o->kind = GELUREF_ODD_ZERO;
+            o->exact = 1;
+        } else if (mpfr_inf_p(v)) {
+            o->kind = GELUREF_ODD_INF;
+            o->exact = 1;
+        } else if (mpfr_zero_p(v) || mpfr_get_exp(v) <= gr_tiny_log2(dt)) {
+            /* an RZ zero comes only from below MPFR's range; |v| < 2^EXP(v) <= 2^tiny */
+            set_tiny(d, o->neg, o);
+        } else {
+            /* round to odd: inexact with the last bit 0 -> the next value away from 0 */
+            if (t != 0 && mpfr_min_prec(v) < prec) {
+                if (o->neg)
+                    mpfr_nextbelow(v);
+                else
+                    mpfr_nextabove(v);
+            }
+            o->kind = GELUREF_ODD_FINITE;
+            o->exact = t == 0;
+            mpz_t z;
+            mpz_init(z);
+            mpfr_exp_t e = mpfr_get_z_2exp(z, v); /* |v| = |z| 2^e, z of prec bits */
+            mpz_abs(z, z);
+            u128 c = (u128)mpz_getlimbn(z, 0);
+            if (mpz_size(z) > 1)
+                c |= (u128)mpz_getlimbn(z, 1) << 64;
+            mpz_clear(z);
+            set_sig(o, c);
+            o->exp = e;
+        }
+        if (o->kind != GELUREF_ODD_TINY) {
+            o->rn = geluref_round_to_bits(dt, v, MPFR_RNDN);
+            o->rd = geluref_round_to_bits(dt, v, MPFR_RNDD);
+            o->ru = geluref_round_to_bits(dt, v, MPFR_RNDU);
+        }
+    }
+    mpfr_set_emin(emin);
+    mpfr_set_emax(emax);
+    mpfr_flags_restore(flags, MPFR_FLAGS_ALL);
+    mpfr_clears(xm, v, s, (mpfr_ptr)0);
+    return st;
+}
+
+enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt, uint64_t x,
+                                     enum geluref_path path, const struct geluref_config *cfg,
+                                     struct geluref_stats *stats, struct geluref_odd *out)
+{
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    struct geluref_config def = GELUREF_CONFIG_INIT;
+    if (!cfg)
+        cfg = &def;
+    if (!d || !gr_fn_lookup(f))
+        return GELUREF_E_INVALID;
+    memset(out, 0, sizeof *out);
+    out->prec = d->prec + EXTRA_BITS;
+    uint64_t mask = d->bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << d->bits) - 1;
+    x &= mask;
+    uint64_t mag = x & (mask >> 1), inf = (((uint64_t)1 << d->exp_bits) - 1) << (d->prec - 1);
+    if (mag > inf) { /* NaN in: the dtype's default quiet NaN, as geluref_eval gives it */
+        uint64_t qn = 0;
+        enum geluref_status st = geluref_eval(f, dt, x, MPFR_RNDN, &qn, cfg, stats);
+        out->kind = GELUREF_ODD_NAN;
+        out->rn = out->rd = out->ru = qn;
+        out->exact = 1;
+        return st;
+    }
+    if (path == GELUREF_PATH_FAST && f != GELUREF_GELU_SCALED && mag != 0 && mag != inf) {
+        if (fast(f, d, dt, x, out) == 0) {
+            if (stats) {
+                stats->calls++;
+                stats->fast++;
+            }
+            return GELUREF_OK;
+        }
+        if (stats)
+            stats->fast_miss++;
+    }
+    return slow(f, d, dt, x, cfg, stats, out);
+}
