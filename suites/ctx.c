@@ -34,9 +34,11 @@ int gs_ctx_init(struct gs_ctx *c, const struct gs_config *cfg, const struct gs_t
     c->ref = calloc(t->n_threads, sizeof *c->ref);
     if (c->ref == NULL)
         goto nomem;
-    for (unsigned i = 0; i < t->n_threads; i++)
+    for (unsigned i = 0; i < t->n_threads; i++) {
         if ((c->ref[i] = gs_ref_new(&cfg->ref)) == NULL)
             goto nomem;
+        gs_ref_use_mpfr(c->ref[i], cfg->reference == GS_REF_MPFR);
+    }
     enum geluref_status st = gs_targets_build(c->ref[0], c->func, c->dt, &c->targets);
     if (st != GELUREF_OK) {
         c->internal_error = 1;

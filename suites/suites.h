@@ -135,6 +135,9 @@ struct gs_ref;
 /* cfg may be NULL (defaults); the scale in cfg is used for GELUREF_GELU_SCALED. */
 struct gs_ref *gs_ref_new(const struct geluref_config *cfg);
 void gs_ref_free(struct gs_ref *r);
+/* Forces the MPFR path of the reference (--reference mpfr) when on; the fast path (which
+ * falls back to MPFR where its bound cannot decide) otherwise.  Both give the same bits. */
+void gs_ref_use_mpfr(struct gs_ref *r, int on);
 /* Counters of every geluref call made through r (added to, never reset). */
 const struct geluref_stats *gs_ref_stats(const struct gs_ref *r);
 
@@ -400,6 +403,8 @@ int gs_parallel_for(unsigned n_threads, uint64_t n_items,
 typedef void (*gs_progress_fn)(void *arg, const char *kernel, const char *suite,
                                uint64_t done, uint64_t total);
 
+enum { GS_REF_FAST = 0, GS_REF_MPFR = 1 };
+
 struct gs_config {
     unsigned suites;         /* mask of (1u << enum gs_suite) */
     const struct gs_policy *policy;
@@ -410,6 +415,11 @@ struct gs_config {
     double range_lo, range_hi;
     unsigned threads;        /* >= 1 */
     struct geluref_config ref; /* reference settings (prec cap) */
+    int reference;           /* --reference: GS_REF_FAST (default: the fast path of
+                                reference/src/fast*.c, MPFR when its bound cannot decide) or
+                                GS_REF_MPFR (the proven MPFR path only) */
+    unsigned shard_k, shard_n; /* --shard K/N: this run measures shard K (0-based) of N;
+                                  shard_n 0 or 1 = the whole run (DESIGN.md section 9) */
     gs_progress_fn progress; /* may be NULL */
     void *progress_arg;
 };

@@ -35,7 +35,7 @@ cli_test(help_h 0 "-h" OUT "^usage: gelucheck")
 cli_test(help_cmd 0 "help" OUT "^usage: gelucheck")
 cli_test(help_ref 0 "help|ref" OUT "^usage: gelucheck ref FUNC")
 cli_test(version 0 "--version"
-    OUT "^gelucheck 0[.]1[.]0 [(]geluref 0[.]1[.]0, MPFR [0-9]+[.][0-9]+[.][0-9]+[^)]*[)]\n$")
+    OUT "^gelucheck 0[.]1[.]0 [(]geluref 0[.]2[.]0, MPFR [0-9]+[.][0-9]+[.][0-9]+[^)]*[)]\n$")
 cli_test(no_command 2 "" ERR "^${e}no command given\n" EMPTY_OUT)
 cli_test(unknown_command 2 "foo" ERR "^${e}unknown command 'foo'\n" EMPTY_OUT)
 cli_test(unknown_top_option 2 "--bogus" ERR "^${e}unknown option '--bogus'\n" EMPTY_OUT)

@@ -24,6 +24,7 @@
 #define M_POINTS 1936 /* z_i = i/32 up to 60.47: the fast path's |z| <= 60.4 */
 #define M_TERMS 16
 #define M_DD 8        /* terms 0..7 as double-double */
+#define M_TERMS_LIGHT 11 /* terms of the light evaluation (binary32 and narrower) */
 #define H_HALF_LOG2 (-6) /* |t| <= h/2 = 2^-6 */
 
 static void die(const char *what, int i)
@@ -79,12 +80,12 @@ static void taylor(mpfr_t *a, int n, mpfr_srcptr z)
 
 static void m_table(void)
 {
-    mpfr_t a[M_TERMS + 1], b[M_TERMS + 1], z, s, lim, mr, sum1;
+    mpfr_t a[M_TERMS + 1], b[M_TERMS + 1], z, s, lim, mr, sum1, sum3;
     for (int k = 0; k <= M_TERMS; k++) {
         mpfr_init2(a[k], GEN_PREC);
         mpfr_init2(b[k], GEN_PREC);
     }
-    mpfr_inits2(GEN_PREC, z, s, lim, mr, sum1, (mpfr_ptr)0);
+    mpfr_inits2(GEN_PREC, z, s, lim, mr, sum1, sum3, (mpfr_ptr)0);
     printf("const double gr_fast_mh[GR_M_POINTS][8] = {\n");
     char *lo_text = NULL, *tail_text = NULL;
     size_t lo_len = 0, tail_len = 0;
@@ -105,18 +106,31 @@ static void m_table(void)
         mpfr_mul_2si(lim, mr, -106, MPFR_RNDD);
         if (mpfr_cmp(s, lim) > 0)
             die("Taylor remainder <= 2^-106 M", i);
+        /* the light evaluation stops after 11 terms: remainder <= 2^-72 M */
+        mpfr_abs(s, b[M_TERMS_LIGHT], MPFR_RNDU);
+        mpfr_mul_2si(s, s, H_HALF_LOG2 * M_TERMS_LIGHT, MPFR_RNDU);
+        mpfr_mul_2si(lim, mr, -72, MPFR_RNDD);
+        if (mpfr_cmp(s, lim) > 0)
+            die("light Taylor remainder <= 2^-72 M", i);
         /* the double terms: sum_{k>=8} |a_k| 2^(-6k) <= 2^-53 M; all terms k >= 1 together
          * <= 2^-4 M (fast_phi.c: the rounding errors of Horner's steps k >= 1 weigh that
          * little) */
         mpfr_set_zero(s, 1);
         mpfr_set_zero(sum1, 1);
+        mpfr_set_zero(sum3, 1);
         for (int k = 1; k < M_TERMS; k++) {
             mpfr_abs(lim, a[k], MPFR_RNDU);
             mpfr_mul_2si(lim, lim, H_HALF_LOG2 * k, MPFR_RNDU);
             if (k >= M_DD)
                 mpfr_add(s, s, lim, MPFR_RNDU);
+            if (k >= 3)
+                mpfr_add(sum3, sum3, lim, MPFR_RNDU);
             mpfr_add(sum1, sum1, lim, MPFR_RNDU);
         }
+        /* the light evaluation (binary32 and narrower) sums the terms k >= 3 in double */
+        mpfr_mul_2si(lim, mr, -16, MPFR_RNDD);
+        if (mpfr_cmp(sum3, lim) > 0)
+            die("sum_{k>=3} |a_k t^k| <= 2^-16 M", i);
         mpfr_mul_2si(lim, mr, -53, MPFR_RNDD);
         if (mpfr_cmp(s, lim) > 0)
             die("double tail <= 2^-53 M", i);
@@ -150,7 +164,7 @@ static void m_table(void)
         mpfr_clear(a[k]);
         mpfr_clear(b[k]);
     }
-    mpfr_clears(z, s, lim, mr, sum1, (mpfr_ptr)0);
+    mpfr_clears(z, s, lim, mr, sum1, sum3, (mpfr_ptr)0);
 }
 
 static void exp_table(void)

@@ -103,4 +103,33 @@ static inline dd dd_div(dd x, dd y)
     return fast_two_sum(th, tl);
 }
 
+/* x 2^k: one multiplication by an exact power of two (correctly rounded, like ldexp) when
+ * 2^k is a normal double, else ldexp. */
+static inline double dd_ldexp(double x, int k)
+{
+    if (k >= -1022 && k <= 1023) {
+        union {
+            double d;
+            unsigned long long u;
+        } p = { .u = (unsigned long long)(k + 1023) << 52 };
+        return x * p.d;
+    }
+    return ldexp(x, k);
+}
+
+/* frexp's exponent of x (x = f 2^e, |f| in [1/2, 1)), without the call for normal x. */
+static inline int dd_frexp_exp(double x)
+{
+    union {
+        double d;
+        unsigned long long u;
+    } b = { .d = x };
+    int field = (int)((b.u >> 52) & 0x7ff);
+    if (field != 0 && field != 0x7ff)
+        return field - 1022;
+    int e;
+    (void)frexp(x, &e);
+    return e;
+}
+
 #endif

@@ -44,16 +44,28 @@ struct gr_fx {
 int gr_tiny_log2(enum geluref_dtype dt);
 
 /* The fast evaluation of f at x (a double holding the dtype value exactly), for a result to
- * be decided at prec bits.  Returns the kind of what it established in out. */
+ * be decided at prec bits.  Returns the kind of what it established in out.
+ * fast_fn.c is compiled twice: gr_fast_eval_generic for every CPU and, on x86-64,
+ * gr_fast_eval_fma with -mfma, so that fma() is one instruction instead of a library call;
+ * fma() is correctly rounded either way (and nothing else is contracted: -ffp-contract=off),
+ * so both give the same bits (tests/reference/test_fast_variants.c).  gr_fast_eval picks the
+ * one the CPU supports. */
+enum gr_fx_kind gr_fast_eval_generic(enum geluref_func f, double x, int prec,
+                                     struct gr_fx *out);
+enum gr_fx_kind gr_fast_eval_fma(enum geluref_func f, double x, int prec, struct gr_fx *out);
 enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out);
 
-/* ---- building blocks (fast_phi.c) ---- */
+/* ---- building blocks (fast_phi.h) ---- */
 /* e^(-y) = m 2^(-q) (1 + t), |t| <= GR_EPS_EXP, for y = y.hi + y.lo in [0, GR_EXP_YMAX]. */
 #define GR_EXP_YMAX 2048.0
 #define GR_EPS_EXP 0x1p-100
-dd gr_fast_exp_neg(dd y, int64_t *q);
 /* M(z) for z = z.hi + z.lo in [0, GR_M_ZMAX]: relative error <= GR_EPS_M (z taken exact). */
 #define GR_EPS_M 0x1p-101
-dd gr_fast_mills(dd z);
+/* The light variants, for results decided at p + 16 <= GR_LIGHT_PREC bits (binary32 and
+ * narrower): about three times faster, error bounds 2^-67 and 2^-74, far below the 2^-40 of
+ * a cell (the bound is checked for every value, so a wider one only sends more to MPFR). */
+#define GR_LIGHT_PREC 40
+#define GR_EPS_M_LIGHT 0x1p-66
+#define GR_EPS_EXP_LIGHT 0x1p-74
 
 #endif

@@ -17,12 +17,16 @@
  *    computed enclosure (relative error < 2^-97) is at least 1/4 of a cell away from c.
  *  - |x| < 2^-500 (binary64 only; x^2 would underflow): normpdf, gelu_grad2 and erf are
  *    c (1 + d) with c irrational and |d| < x^2: a VALUE with 2^-490 added to its bound. */
-#include "fast.h"
+#include "fast_phi.h"
+
+#ifndef GR_FAST_ENTRY /* the variant's name (reference/CMakeLists.txt) */
+#define GR_FAST_ENTRY gr_fast_eval_generic
+#endif
 
 #define U2 0x1p-106 /* u^2 */
 
 /* The near-zero and saturation rules apply below 2^-(prec+1) (see the header). */
-static double near0(const struct gr_fx *o) { return ldexp(1.0, -(o->prec + 1)); }
+static double near0(const struct gr_fx *o) { return dd_ldexp(1.0, -(o->prec + 1)); }
 
 /* An enclosure m 2^e with relative error rel: err = rel |m.hi| (1 + 2^-40), where 2^-40
  * covers |m.lo| and the rounding of the product. */
@@ -44,11 +48,11 @@ static enum gr_fx_kind value(struct gr_fx *o, dd m, int64_t e, double rel)
  * even for the smallest subnormal, which x * 0.5 would round to 0.) */
 static enum gr_fx_kind cell_k(struct gr_fx *o, double c, int k, int dir)
 {
-    int e;
-    double fr = frexp(c, &e);
-    o->m = fast_two_sum(fr, ldexp(fr * dir, -(o->prec + 2)));
+    int e = dd_frexp_exp(c);
+    double fr = dd_ldexp(c, -e); /* exact: c is a normal or subnormal double */
+    o->m = fast_two_sum(fr, dd_ldexp(fr * dir, -(o->prec + 2)));
     o->e = (int64_t)e + k;
-    o->err = ldexp(fabs(fr), -(o->prec + 4));
+    o->err = dd_ldexp(fabs(fr), -(o->prec + 4));
     return o->kind = GR_FX_CELL;
 }
 
@@ -62,22 +66,35 @@ static enum gr_fx_kind tiny(struct gr_fx *o, int sign)
     return o->kind = GR_FX_TINY;
 }
 
+/* The light variants of exp and M serve results of at most GR_LIGHT_PREC bits. */
+static int light(const struct gr_fx *o) { return o->prec <= GR_LIGHT_PREC; }
+static double eps_exp(const struct gr_fx *o) { return light(o) ? GR_EPS_EXP_LIGHT : GR_EPS_EXP; }
+static double eps_m(const struct gr_fx *o) { return light(o) ? GR_EPS_M_LIGHT : GR_EPS_M; }
+static dd exp_neg(const struct gr_fx *o, dd y, int64_t *q)
+{
+    return light(o) ? gr_fast_exp_neg_light(y, q) : gr_fast_exp_neg(y, q);
+}
+static dd mills(const struct gr_fx *o, dd z)
+{
+    return light(o) ? gr_fast_mills_light(z) : gr_fast_mills(z);
+}
+
 /* The Gaussian part for |x| <= 60: g = e^(-x^2/2) / sqrt(2 pi) = m 2^-q with relative error
- * GR_EPS_EXP + 4u^2 + 2^-106 (x^2 = two_prod exactly: |x| >= 2^-500 so no underflow; halving
- * is exact; the constant's own rounding 2^-106, the product 4u^2). */
-#define EPS_GAUSS (GR_EPS_EXP + 5 * U2)
-static dd gauss(double x, int64_t *q)
+ * eps_gauss = eps_exp + 4u^2 + 2^-106 (x^2 = two_prod exactly: |x| >= 2^-500 so no underflow;
+ * halving is exact; the constant's own rounding 2^-106, the product 4u^2). */
+static double eps_gauss(const struct gr_fx *o) { return eps_exp(o) + 5 * U2; }
+static dd gauss(const struct gr_fx *o, double x, int64_t *q)
 {
     dd y = two_prod(x, x);
     y = dd_make(y.hi * 0.5, y.lo * 0.5);
-    return dd_mul(gr_fast_exp_neg(y, q), gr_fast_inv_sqrt2pi);
+    return dd_mul(exp_neg(o, y, q), gr_fast_inv_sqrt2pi);
 }
 
-/* Phi(-z) = g M(z) for z = |x| in [2^-500, 60]: m 2^-q, relative error EPS_TAIL. */
-#define EPS_TAIL (EPS_GAUSS + GR_EPS_M + 4 * U2)
-static dd tail_prob(double z, int64_t *q)
+/* Phi(-z) = g M(z) for z = |x| in [2^-500, 60]: m 2^-q, relative error eps_tail. */
+static double eps_tail(const struct gr_fx *o) { return eps_gauss(o) + eps_m(o) + 4 * U2; }
+static dd tail_prob(const struct gr_fx *o, double z, int64_t *q)
 {
-    return dd_mul(gauss(z, q), gr_fast_mills(dd_make(z, 0)));
+    return dd_mul(gauss(o, z, q), mills(o, dd_make(z, 0)));
 }
 
 /* s = a 2^-q (a > 0) as a double-double, or 0 when s < 2^-(prec+1) (the callers'
@@ -85,9 +102,9 @@ static dd tail_prob(double z, int64_t *q)
  * the subnormals: callers charge 2^-1070 for it. */
 static int scaled(const struct gr_fx *o, dd a, int64_t q, dd *s)
 {
-    if (q > 1100 || ldexp(a.hi, (int)-q) < near0(o))
+    if (q > 1100 || dd_ldexp(a.hi, (int)-q) < near0(o))
         return 0;
-    *s = dd_make(ldexp(a.hi, (int)-q), ldexp(a.lo, (int)-q));
+    *s = dd_make(dd_ldexp(a.hi, (int)-q), dd_ldexp(a.lo, (int)-q));
     return 1;
 }
 
@@ -114,12 +131,12 @@ static enum gr_fx_kind gelu(double x, struct gr_fx *o)
     if (fabs(x) < near0(o))
         return cell_k(o, x, -1, x > 0 ? 1 : -1);
     int64_t q;
-    dd p = tail_prob(fabs(x), &q);
+    dd p = tail_prob(o, fabs(x), &q);
     if (x < 0) /* x Phi(x) = x g M(-x): one dd_mul_d more (2u^2) */
-        return value(o, dd_mul_d(p, x), -q, EPS_TAIL + 2 * U2);
+        return value(o, dd_mul_d(p, x), -q, eps_tail(o) + 2 * U2);
     dd r;
     double er;
-    if (!one_minus(o, p, q, EPS_TAIL, &r, &er))
+    if (!one_minus(o, p, q, eps_tail(o), &r, &er))
         return cell(o, x, -1);
     return value(o, dd_mul_d(r, x), 0, er + 2 * U2);
 }
@@ -134,12 +151,12 @@ static enum gr_fx_kind normcdf(double x, struct gr_fx *o)
     if (fabs(x) < near0(o))
         return cell(o, 0.5, x > 0 ? 1 : -1);
     int64_t q;
-    dd p = tail_prob(fabs(x), &q);
+    dd p = tail_prob(o, fabs(x), &q);
     if (x < 0)
-        return value(o, p, -q, EPS_TAIL);
+        return value(o, p, -q, eps_tail(o));
     dd r;
     double er;
-    if (!one_minus(o, p, q, EPS_TAIL, &r, &er))
+    if (!one_minus(o, p, q, eps_tail(o), &r, &er))
         return cell(o, 1.0, -1);
     return value(o, r, 0, er);
 }
@@ -152,8 +169,8 @@ static enum gr_fx_kind normpdf(double x, struct gr_fx *o)
     if (fabs(x) < 0x1p-500)
         return value(o, gr_fast_inv_sqrt2pi, 0, 0x1p-106 + 0x1p-490);
     int64_t q;
-    dd g = gauss(x, &q);
-    return value(o, g, -q, EPS_GAUSS);
+    dd g = gauss(o, x, &q);
+    return value(o, g, -q, eps_gauss(o));
 }
 
 /* Phi(x) + x phi(x) = g (M(z) - z) for x = -z < 0, 1 + g (x - M(x)) for x > 0.  The
@@ -169,14 +186,14 @@ static enum gr_fx_kind gelu_grad(double x, struct gr_fx *o)
         return cell(o, 0.5, x > 0 ? 1 : -1);
     double z = fabs(x);
     int64_t q;
-    dd g = gauss(z, &q);
-    dd mz = gr_fast_mills(dd_make(z, 0));
+    dd g = gauss(o, z, &q);
+    dd mz = mills(o, dd_make(z, 0));
     dd d = x < 0 ? dd_add_d(mz, x) : dd_add_d(dd_neg(mz), x);
     if (d.hi == 0)
         return o->kind = GR_FX_NONE;
-    double ed = (GR_EPS_M * fabs(mz.hi) * (1 + 0x1p-40)) / fabs(d.hi) + 2 * U2;
-    dd p = dd_mul(g, d); /* relative error ed + EPS_GAUSS + 4u^2 */
-    double ep = ed + EPS_GAUSS + 4 * U2;
+    double ed = (eps_m(o) * fabs(mz.hi) * (1 + 0x1p-40)) / fabs(d.hi) + 2 * U2;
+    dd p = dd_mul(g, d); /* relative error ed + eps_gauss(o) + 4u^2 */
+    double ep = ed + eps_gauss(o) + 4 * U2;
     if (x < 0)
         return value(o, p, -q, ep);
     dd s;
@@ -200,21 +217,21 @@ static enum gr_fx_kind gelu_grad2(double x, struct gr_fx *o)
     dd y = two_prod(x, x);
     dd w = dd_add_d(two_sum(2.0, -y.hi), -y.lo);
     int64_t q;
-    dd g = gauss(x, &q);
-    return value(o, dd_mul(g, w), -q, EPS_GAUSS + 6 * U2);
+    dd g = gauss(o, x, &q);
+    return value(o, dd_mul(g, w), -q, eps_gauss(o) + 6 * U2);
 }
 
 /* erfc(z) for z = |x| in [2^-500, 42.7]: erfc(z) = e^(-z^2) M(sqrt2 z) sqrt(2/pi) = m 2^-q.
  * The argument w = sqrt2 z (dd_mul_d, 2u^2, and the constant's 2^-106) errs by < 2.5u^2 w;
  * |M'| <= 1 on [0, inf) and M(w) >= 1/(w + 1) (Birnbaum's bound M(w) > 2/(w + sqrt(w^2+4))),
  * so M errs by another 2.5u^2 w (w + 1) relatively.  Returns the relative error. */
-static double erfc_pos(double z, dd *m, int64_t *q)
+static double erfc_pos(const struct gr_fx *o, double z, dd *m, int64_t *q)
 {
     dd w = dd_mul_d(gr_fast_sqrt2, z);
     dd y = two_prod(z, z);
-    dd e = gr_fast_exp_neg(y, q);
-    *m = dd_mul(dd_mul(e, gr_fast_mills(w)), gr_fast_sqrt_2_pi);
-    return GR_EPS_EXP + GR_EPS_M + 2.5 * U2 * w.hi * (w.hi + 1) * (1 + 0x1p-40) + 9 * U2;
+    dd e = exp_neg(o, y, q);
+    *m = dd_mul(dd_mul(e, mills(o, w)), gr_fast_sqrt_2_pi);
+    return eps_exp(o) + eps_m(o) + 2.5 * U2 * w.hi * (w.hi + 1) * (1 + 0x1p-40) + 9 * U2;
 }
 
 #define ERFC_ZMAX 42.7 /* sqrt2 42.7 = 60.39 <= GR_M_ZMAX */
@@ -229,7 +246,7 @@ static enum gr_fx_kind erfc_fn(double x, struct gr_fx *o)
         return cell(o, 1.0, x > 0 ? -1 : 1);
     dd m;
     int64_t q;
-    double em = erfc_pos(fabs(x), &m, &q);
+    double em = erfc_pos(o, fabs(x), &m, &q);
     if (x > 0)
         return value(o, m, -q, em);
     dd s;
@@ -263,7 +280,7 @@ static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
         return cell(o, sg, -1);
     dd m;
     int64_t q;
-    double em = erfc_pos(z, &m, &q);
+    double em = erfc_pos(o, z, &m, &q);
     dd r;
     double er;
     if (!one_minus(o, m, q, em, &r, &er))
@@ -271,13 +288,7 @@ static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
     return value(o, dd_mul_d(r, sg), 0, er);
 }
 
-int gr_tiny_log2(enum geluref_dtype dt)
-{
-    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
-    return d->emin - d->prec + 1 - 1076;
-}
-
-enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out)
+enum gr_fx_kind GR_FAST_ENTRY(enum geluref_func f, double x, int prec, struct gr_fx *out)
 {
     out->kind = GR_FX_NONE;
     out->prec = prec;

@@ -80,6 +80,21 @@ static void set_tiny(const struct geluref_dtype_info *d, int neg, struct geluref
     o->ru = neg ? sign : 1;
 }
 
+int gr_tiny_log2(enum geluref_dtype dt)
+{
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    return d->emin - d->prec + 1 - 1076;
+}
+
+enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out)
+{
+#if defined(GR_HAVE_FMA_VARIANT)
+    if (__builtin_cpu_supports("fma"))
+        return gr_fast_eval_fma(f, x, prec, out);
+#endif
+    return gr_fast_eval_generic(f, x, prec, out);
+}
+
 /* ---- the fast path's decision ---- */
 
 /* The value of finite dtype bits x as a double (exact: every f32, f16 and bf16 value is a
@@ -100,7 +115,7 @@ static double to_double(enum geluref_dtype dt, uint64_t x)
     /* binary16: sign, 5 exponent bits (bias 15), 10 fraction bits */
     int e = (int)(x >> 10) & 0x1f;
     double m = (double)(x & 0x3ff);
-    double v = e == 0 ? ldexp(m, -24) : ldexp(m + 1024, e - 25);
+    double v = e == 0 ? dd_ldexp(m, -24) : dd_ldexp(m + 1024, e - 25);
     return (x & 0x8000) ? -v : v;
 }
 
@@ -115,11 +130,9 @@ static int decide(const struct gr_fx *fx, int prec, int *neg, u128 *c, int64_t *
     *neg = m.hi < 0;
     if (*neg)
         m = dd_neg(m);
-    int ex;
-    (void)frexp(m.hi, &ex);
-    int sh = prec - ex; /* m.hi 2^sh in [2^(prec-1), 2^prec) */
-    double h = ldexp(m.hi, sh), l = ldexp(m.lo, sh), r = ldexp(fx->err, sh);
-    if (h == ldexp(1.0, prec - 1) && l < 0) { /* the value lies in the binade below */
+    int sh = prec - dd_frexp_exp(m.hi); /* m.hi 2^sh in [2^(prec-1), 2^prec) */
+    double h = dd_ldexp(m.hi, sh), l = dd_ldexp(m.lo, sh), r = dd_ldexp(fx->err, sh);
+    if (h == dd_ldexp(1.0, prec - 1) && l < 0) { /* the value lies in the binade below */
         h *= 2;
         l *= 2;
         r *= 2;
@@ -131,7 +144,11 @@ static int decide(const struct gr_fx *fx, int prec, int *neg, u128 *c, int64_t *
     frac -= fl2;
     if (!(frac - r > 0x1p-50 && frac + r < 1 - 0x1p-50))
         return 0;
-    i128 ci = (i128)fl + (i128)fl2;
+    i128 ci;
+    if (prec <= 62) /* fl < 2^62: exact in int64_t */
+        ci = (i128)((int64_t)fl + (int64_t)fl2);
+    else /* prec = 69: h is a multiple of 2^16 */
+        ci = ((i128)(int64_t)(fl * 0x1p-16) << 16) + (int64_t)fl2;
     if (ci < (i128)1 << (prec - 1) || ci >= (i128)1 << prec)
         return 0;
     *c = (u128)ci | 1;
@@ -157,8 +174,7 @@ static int fast(enum geluref_func f, const struct geluref_dtype_info *d, enum ge
         return 0;
     }
     /* the whole enclosure below 2^tiny: |f| < |m.hi| (1 + 2^-50) 2^e < 2^(ex + e) */
-    int ex;
-    (void)frexp(fx.m.hi, &ex);
+    int ex = dd_frexp_exp(fx.m.hi);
     if (fx.err < 0x1p-60 * fabs(fx.m.hi) && (int64_t)ex + fx.e < tiny) {
         set_tiny(d, fx.m.hi < 0, o);
         return 0;

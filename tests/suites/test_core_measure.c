@@ -244,6 +244,67 @@ static void test_deep_tail(void **state)
     assert_true(gs_ref_stats(ref)->calls > before.calls);
 }
 
+/* The errors computed in double from the p+16-bit value against errors computed with MPFR
+ * from f(x) at 300 bits: |V - f| <= 2^-(p+15) |f| moves the ulp error by <= 2^-15 and the
+ * absolute error by <= 2^-(p+15) |f|; the double arithmetic adds 2^-50 relatively.  Outputs:
+ * RN(f) moved by 0, 1, 7 and 5000 positions, and +0. */
+static void check_errors(enum geluref_func f, enum geluref_dtype dt, uint64_t x, uint64_t y)
+{
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    struct gs_meas m;
+    assert_int_equal(gs_measure(ref, f, dt, x, y, &m), GELUREF_OK);
+    if (gs_is_nan(dt, y) || gs_is_inf(dt, y) || gs_is_nan(dt, x))
+        return;
+    mpfr_exp_t emin = mpfr_get_emin();
+    mpfr_set_emin(mpfr_get_emin_min());
+    mpfr_t xm, fx, ym, dm;
+    mpfr_inits2(300, xm, fx, ym, dm, (mpfr_ptr)0);
+    geluref_bits_to_mpfr(xm, dt, x);
+    geluref_bits_to_mpfr(ym, dt, y);
+    int t;
+    /* RZ keeps f(x)'s binade (2 - tiny would round to 2 in RN) */
+    assert_int_equal(geluref_eval_mpfr(f, fx, xm, NULL, MPFR_RNDZ, &cfg, NULL, &t), GELUREF_OK);
+    mpfr_sub(dm, ym, fx, MPFR_RNDN);
+    mpfr_abs(dm, dm, MPFR_RNDN);
+    double abs_err = mpfr_get_d(dm, MPFR_RNDN);
+    long e = mpfr_zero_p(fx) ? d->emin : (long)mpfr_get_exp(fx) - 1;
+    if (e < d->emin)
+        e = d->emin;
+    mpfr_mul_2si(dm, dm, -(e - d->prec + 1), MPFR_RNDN);
+    double ulp = mpfr_get_d(dm, MPFR_RNDN);
+    double fabsv = fabs(mpfr_get_d(fx, MPFR_RNDN));
+    mpfr_clears(xm, fx, ym, dm, (mpfr_ptr)0);
+    mpfr_set_emin(emin);
+    if (!(fabs(m.ulp - ulp) <= 0x1p-15 + 0x1p-50 * ulp)
+        || !(fabs(m.abs_err - abs_err) <= ldexp(fabsv, -(d->prec + 15)) + 0x1p-50 * abs_err))
+        fail_msg("%s %s x=0x%llx y=0x%llx: ulp %.17g abs %.17g, MPFR says %.17g %.17g",
+                 geluref_func_name(f), geluref_dtype_name(dt), (unsigned long long)x,
+                 (unsigned long long)y, m.ulp, m.abs_err, ulp, abs_err);
+}
+
+static void test_errors_vs_mpfr(void **state)
+{
+    (void)state;
+    const enum geluref_func fs[] = { GELUREF_GELU, GELUREF_ERFC, GELUREF_GELU_TANH,
+                                     GELUREF_GELU_GRAD };
+    const enum geluref_dtype dts[] = { GELUREF_F32, GELUREF_F64, GELUREF_F16 };
+    const int64_t moves[] = { 0, 1, -7, 5000 };
+    struct gs_rng r;
+    gs_rng_seed(&r, 77);
+    for (size_t i = 0; i < 300; i++) {
+        enum geluref_func f = fs[i % 4];
+        enum geluref_dtype dt = dts[(i / 4) % 3];
+        uint64_t x = gs_from_double(dt, -45.0 + 60.0 * (double)gs_rng_below(&r, 1000000) / 1e6);
+        struct gs_refval v;
+        assert_int_equal(gs_ref_eval(ref, f, dt, x, &v), GELUREF_OK);
+        for (size_t k = 0; k < 4; k++) {
+            int64_t p = gs_pos(dt, v.rn) + moves[k];
+            check_errors(f, dt, x, gs_from_pos(dt, p));
+        }
+        check_errors(f, dt, x, 0);
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -266,7 +327,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cross_specials), cmocka_unit_test(test_cross_random),
         cmocka_unit_test(test_ulp_positions),  cmocka_unit_test(test_ulp_subnormal),
         cmocka_unit_test(test_ulp_zero),       cmocka_unit_test(test_defects),
-        cmocka_unit_test(test_deep_tail),
+        cmocka_unit_test(test_deep_tail),      cmocka_unit_test(test_errors_vs_mpfr),
     };
     const struct CMUnitTest sweep[] = { cmocka_unit_test(test_cross_all16) };
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)

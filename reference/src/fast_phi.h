@@ -1,7 +1,19 @@
 /* The fast path's two building blocks: e^(-y) and the Mills ratio M(z) = Phi(-z)/phi(z), in
  * double-double with proved relative error bounds (u = 2^-53; DD_EPS and the dd bounds are
- * in dd.h; the table conditions are checked by reference/gen/gen_fast_tables.c). */
+ * in dd.h; the table conditions are checked by reference/gen/gen_fast_tables.c).  Included
+ * by fast_fn.c only, which is compiled once per instruction-set variant (fast.h). */
+#ifndef GELUREF_FAST_PHI_H
+#define GELUREF_FAST_PHI_H
+
 #include "fast.h"
+
+/* a b + c for the double parts of the evaluations: one fused instruction in the FMA variant,
+ * two roundings otherwise; the error analyses charge two roundings. */
+#ifdef GR_FAST_FMA
+#define GR_MULADD(a, b, c) fma((a), (b), (c))
+#else
+#define GR_MULADD(a, b, c) ((a) * (b) + (c))
+#endif
 
 /* 1/k! as double-double for k = 2..4 (1/2 exact; 1/6 and 1/24 with relative error 2^-106),
  * and 1/k! rounded to double for k = 5..8 (relative error 2^-53). */
@@ -26,7 +38,31 @@ static const dd INV_FACT4 = { 0x1.5555555555555p-5, 0x1.5555555555555p-59 };
  *     earlier steps weigh |s|^k less: < 3.1u^2 = 2^-104.4 in all.
  *  the product with the table entry (relative error 2^-106): 4u^2 + 2^-106.
  * Total relative error < 2^-102.8 + 2^-104.4 + 2^-104 + 2^-105 < 2^-101.4 <= GR_EPS_EXP. */
-dd gr_fast_exp_neg(dd y, int64_t *q)
+/* The light variant (binary32 and narrower: results decided at p + 16 <= 40 bits): terms up
+ * to s^6/6! (truncation < |s|^7/7! 1.01 < 2^-92), those k >= 2 in double: they are < |s|^2/2
+ * 1.01 < 2^-24, so their rounding (2u of their sum, with s.hi for s: |s.lo| < 2^-64) costs
+ * < 2^-76; then 1 + s (1 + s T) in dd: 3 operations, < 2^-102.  With the reduction and the
+ * table: < 2^-75 <= GR_EPS_EXP_LIGHT. */
+static inline dd gr_fast_exp_neg_light(dd y, int64_t *q)
+{
+    double n = nearbyint(y.hi * INV_LN2_1024);
+    double a = y.hi - n * gr_fast_ln2_1;
+    dd r = two_sum(a, -(n * gr_fast_ln2_2));
+    r = dd_add_d(r, y.lo);
+    r = dd_add_d(r, -(n * gr_fast_ln2_3));
+    dd s = dd_neg(r);
+    double t = GR_MULADD(INV_FACT6, s.hi, INV_FACT5);
+    t = GR_MULADD(t, s.hi, 0x1.5555555555555p-5); /* 1/24 */
+    t = GR_MULADD(t, s.hi, 0x1.5555555555555p-3); /* 1/6 */
+    t = GR_MULADD(t, s.hi, 0.5);
+    dd p = dd_add_d(dd_mul_d(s, t), 1.0);
+    p = dd_add_d(dd_mul(p, s), 1.0);
+    int64_t nn = (int64_t)n;
+    *q = nn >> 10;
+    return dd_mul(p, gr_fast_exp2[nn & 1023]);
+}
+
+static inline dd gr_fast_exp_neg(dd y, int64_t *q)
 {
     double n = nearbyint(y.hi * INV_LN2_1024);
     double a = y.hi - n * gr_fast_ln2_1;
@@ -60,7 +96,26 @@ dd gr_fast_exp_neg(dd y, int64_t *q)
  *   step 0: 4u^2 2^-4 M + 3u^2 |S_0|, S_0 <= M (1 + 2^-100);
  *   the coefficients as double-double: 2^-106 of each term: < 0.6u^2 M.
  * Total < (3.07 + 0.25 + 3.01 + 0.6) u^2 M + 2^-103 M + 2^-106 M < 2^-101.7 M <= GR_EPS_M. */
-dd gr_fast_mills(dd z)
+/* The light variant: 11 terms (remainder <= 2^-72 M, generator), the terms k >= 3 in double
+ * (their sum is <= 2^-16 M, generator), so 8 Horner steps, each rounding once or twice
+ * (GR_MULADD), cost < 2 2^-52 2^-16 M = 2^-67 M; then three dd steps (< 2^-101).  In all
+ * < 2^-66.9 M <= GR_EPS_M_LIGHT. */
+static inline dd gr_fast_mills_light(dd z)
+{
+    int i = (int)nearbyint(z.hi * 32.0);
+    dd t = two_sum(z.hi - i * 0x1p-5, z.lo);
+    const double *mh = gr_fast_mh[i], *mt = gr_fast_mt[i];
+    double tail = GR_MULADD(mt[2], t.hi, mt[1]);
+    tail = GR_MULADD(tail, t.hi, mt[0]);
+    for (int k = 7; k >= 3; k--)
+        tail = GR_MULADD(tail, t.hi, mh[k]);
+    const double *ml = gr_fast_ml[i];
+    dd s = dd_add(dd_mul_d(t, tail), dd_make(mh[2], ml[2]));
+    s = dd_add(dd_mul(s, t), dd_make(mh[1], ml[1]));
+    return dd_add(dd_mul(s, t), dd_make(mh[0], ml[0]));
+}
+
+static inline dd gr_fast_mills(dd z)
 {
     int i = (int)nearbyint(z.hi * 32.0);
     dd t = two_sum(z.hi - i * 0x1p-5, z.lo);
@@ -73,3 +128,5 @@ dd gr_fast_mills(dd z)
         s = dd_add(dd_mul(s, t), dd_make(mh[k], ml[k]));
     return s;
 }
+
+#endif
