@@ -156,9 +156,9 @@ GELUREF_API enum geluref_status geluref_eval(enum geluref_func f, enum geluref_d
  * Two paths give the same result bit for bit (tests/reference/test_fast.c):
  *  GELUREF_PATH_MPFR: geluref_eval_mpfr() in RZ at P bits, MPFR's widest exponent range.
  *  GELUREF_PATH_FAST: double-double evaluation with a proved error bound (reference/src/
- *    fast*.c, reference/README.md "The fast path") for gelu, normcdf, normpdf, gelu_grad,
- *    gelu_grad2, erf and erfc; whenever the bound cannot decide the rounding (and for the
- *    other functions and for NaN, infinite and zero inputs), the MPFR path.
+ *    fast*.c, reference/README.md "The fast path") for every function but gelu_scaled;
+ *    whenever the bound cannot decide the rounding (and for gelu_scaled and for NaN,
+ *    infinite and zero inputs), the MPFR path.
  * Values below 2^(emin - p + 1 - 1076) in magnitude (emin, p of the dtype: f64 2^-2150, f32
  * 2^-1225, f16 2^-1100, bf16 2^-1209) are reported as GELUREF_ODD_TINY with their sign only:
  * for them |y - f(x)| / ulp(f(x)) rounds to the same double for every output y as if f(x) were

@@ -38,6 +38,9 @@ struct gr_fx {
     int64_t e;
     double err;
     int prec; /* the precision the result is decided at (p + 16), for the rules' stand-ins */
+    double cell_c; /* GR_FX_CELL: f(x) lies in the open cell next to cell_c 2^e (cell_c in */
+    int cell_dir;  /* +-[1/2, 1), a p-bit number): away from 0 (cell_dir = +1) or toward 0
+                      (-1) */
 };
 
 /* |f| below 2^tiny_log2(dtype) changes no measurement (geluref.h, GELUREF_ODD_TINY). */

@@ -53,6 +53,8 @@ static enum gr_fx_kind cell_k(struct gr_fx *o, double c, int k, int dir)
     o->m = fast_two_sum(fr, dd_ldexp(fr * dir, -(o->prec + 2)));
     o->e = (int64_t)e + k;
     o->err = dd_ldexp(fabs(fr), -(o->prec + 4));
+    o->cell_c = fr;
+    o->cell_dir = dir;
     return o->kind = GR_FX_CELL;
 }
 
@@ -288,6 +290,127 @@ static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
     return value(o, dd_mul_d(r, sg), 0, er);
 }
 
+/* ---- the approximations: w = e^(-a) with a = 2|u|, u = sqrt(2/pi) (x + 0.044715 x^3), or
+ * a = 1.702 |x|; 0.5 (1 + tanh u) = 1/(1 + w) for x > 0 and w/(1 + w) for x < 0. ----
+ * a is a double-double with relative error ea (the constants' own 2^-106 included); an
+ * absolute error ea a of the exponent is a relative error < 1.01 ea a of w.  a <= 2048 (the
+ * exp's range) is |x| <= 30.6 for the tanh form and 1203 for the sigmoid; beyond, |f| <
+ * 2^-2800 for x < 0 (TINY) and f = x (1 - d), d < 2^-2800, for x > 0 (saturation). */
+static dd tanh_arg(double z, double *ea)
+{
+    dd z2 = two_prod(z, z);
+    dd t = dd_add_d(dd_mul(z2, gr_fast_tanh_c), 1.0);       /* 1 + c2 z^2: 4u^2 + 2u^2 + 2^-106 */
+    t = dd_mul(dd_mul_d(t, z), gr_fast_sqrt_2_pi);           /* 2u^2 + 4u^2 + 2^-106 */
+    *ea = 15 * U2;
+    return dd_make(2 * t.hi, 2 * t.lo);                      /* exact */
+}
+
+static dd sigmoid_arg(double z, double *ea)
+{
+    *ea = 3 * U2;
+    return dd_mul_d(gr_fast_sigmoid_c, z);
+}
+
+/* w = e^(-a) as m 2^-q, with its relative error; 0 when a is beyond the exp's range. */
+static int weight(const struct gr_fx *o, dd a, double ea, dd *m, int64_t *q, double *ew)
+{
+    if (!(a.hi <= GR_EXP_YMAX))
+        return 0;
+    *m = exp_neg(o, a, q);
+    *ew = eps_exp(o) + 1.01 * ea * a.hi * (1 + 0x1p-40);
+    return 1;
+}
+
+/* 1 + w, w = m 2^-q in (0, 1], and the relative error (w's error weighs w/(1+w) <= 1/2;
+ * a w below 2^-1000 is left out and charged). */
+static dd one_plus(dd m, int64_t q, double ew, double *ed)
+{
+    if (q > 1000) {
+        *ed = 0x1p-999;
+        return dd_make(1.0, 0.0);
+    }
+    dd s = dd_make(dd_ldexp(m.hi, (int)-q), dd_ldexp(m.lo, (int)-q));
+    dd d = dd_add_d(s, 1.0);
+    *ed = ew * s.hi / d.hi * (1 + 0x1p-40) + 0x1p-1070 + 2 * U2;
+    return d;
+}
+
+/* x / (1 + e^-a(x)), the tanh form (tanh_form = 1) or the sigmoid form. */
+static enum gr_fx_kind approx_gelu(double x, int tanh_form, struct gr_fx *o)
+{
+    double lim = tanh_form ? 30.0 : 1200.0;
+    if (x < -lim)
+        return tiny(o, -1);
+    if (x > lim)
+        return cell(o, x, -1);
+    if (fabs(x) < near0(o)) /* 0.5 x (1 + tanh(c x)), |tanh(c x)| < 0.86 |x| < 2^-prec */
+        return cell_k(o, x, -1, x > 0 ? 1 : -1);
+    double ea, ew, ed;
+    dd a = tanh_form ? tanh_arg(fabs(x), &ea) : sigmoid_arg(fabs(x), &ea);
+    dd m;
+    int64_t q;
+    if (!weight(o, a, ea, &m, &q, &ew))
+        return o->kind = GR_FX_NONE;
+    dd d = one_plus(m, q, ew, &ed);
+    if (x > 0) {
+        dd s;
+        if (!scaled(o, m, q, &s)) /* x (1 - w/(1+w)), w < 2^-(prec+1) */
+            return cell(o, x, -1);
+        /* x / d: 15u^2 of dd_div; w's error weighs w/(1+w) */
+        return value(o, dd_div(dd_make(x, 0), d), 0,
+                     ew * s.hi / d.hi * (1 + 0x1p-40) + 0x1p-1070 + 2 * U2 + 16 * U2);
+    }
+    /* x w / (1 + w) = (x m / d) 2^-q */
+    return value(o, dd_div(dd_mul_d(m, x), d), -q, ew + ed + 2 * U2 + 16 * U2);
+}
+
+/* d/dx of the tanh form: with w = e^(-2|u|), A = 2 x u'(x) = 2 sqrt(2/pi) x (1 + 3 c2 x^2):
+ *   x > 0: (1 + A w/(1+w)) / (1+w)   (all terms positive)
+ *   x < 0: w/(1+w) (1 + A/(1+w))     (A < 0: 1 + A/(1+w) cancels near x* = -0.75; charged
+ *                                     absolutely, so that the MPFR path takes over there) */
+static enum gr_fx_kind gelu_tanh_grad(double x, struct gr_fx *o)
+{
+    if (x < -30)
+        return tiny(o, -1); /* |f| < w (1 + |A|) < 2^-2800, and negative */
+    if (x > 30)
+        return cell(o, 1.0, 1); /* 1 + (A - 1) w + ..., A w < 2^-2800 */
+    if (fabs(x) < near0(o)) /* 1/2 + sqrt(2/pi) x + O(x^3): |d| < 1.6 |x| */
+        return cell(o, 0.5, x > 0 ? 1 : -1);
+    double ea, ew, ed;
+    dd a = tanh_arg(fabs(x), &ea);
+    dd m;
+    int64_t q;
+    if (!weight(o, a, ea, &m, &q, &ew))
+        return o->kind = GR_FX_NONE;
+    dd d = one_plus(m, q, ew, &ed);
+    dd x2 = two_prod(x, x);
+    dd big = dd_add_d(dd_mul_d(dd_mul(x2, gr_fast_tanh_c), 3.0), 1.0); /* 1 + 3 c2 x^2 */
+    dd am = dd_mul_d(dd_mul(big, gr_fast_sqrt_2_pi), 2 * x);           /* A: < 16u^2 */
+    double eam = 16 * U2;
+    if (x > 0) {
+        /* f = 1 + w (A - 1 - w)/(1 + w)^2; for x > 2, A > 4.8, so 0 < f - 1 < A w: the cell
+         * above 1 once A w < 2^-(prec+1) (A < 2^13 for x <= 30) */
+        if (q > 1100)
+            return cell(o, 1.0, 1);
+        dd s = dd_make(dd_ldexp(m.hi, (int)-q), dd_ldexp(m.lo, (int)-q));
+        if (x > 2 && am.hi * s.hi < 0.5 * near0(o))
+            return cell(o, 1.0, 1);
+        dd t = dd_div(dd_mul(am, s), d);                  /* A w/(1+w), positive */
+        double et = eam + ew + ed + 20 * U2;
+        dd num = dd_add_d(t, 1.0);
+        double en = (et * t.hi + 0x1p-1060) / num.hi * (1 + 0x1p-40) + 2 * U2; /* s.lo may be
+                                                                         subnormal */
+        return value(o, dd_div(num, d), 0, en + ed + 16 * U2);
+    }
+    dd r = dd_div(am, d);                                 /* A/(1+w), negative */
+    double er = eam + ed + 16 * U2;
+    dd b = dd_add_d(r, 1.0);
+    if (b.hi == 0)
+        return o->kind = GR_FX_NONE;
+    double eb = er * fabs(r.hi) / fabs(b.hi) * (1 + 0x1p-40) + 2 * U2;
+    return value(o, dd_mul(dd_div(m, d), b), -q, ew + ed + 16 * U2 + eb + 4 * U2);
+}
+
 enum gr_fx_kind GR_FAST_ENTRY(enum geluref_func f, double x, int prec, struct gr_fx *out)
 {
     out->kind = GR_FX_NONE;
@@ -309,6 +432,12 @@ enum gr_fx_kind GR_FAST_ENTRY(enum geluref_func f, double x, int prec, struct gr
         return erfc_fn(x, out);
     case GELUREF_ERF:
         return erf_fn(x, out);
+    case GELUREF_GELU_TANH:
+        return approx_gelu(x, 1, out);
+    case GELUREF_GELU_SIGMOID:
+        return approx_gelu(x, 0, out);
+    case GELUREF_GELU_TANH_GRAD:
+        return gelu_tanh_grad(x, out);
     default:
         return GR_FX_NONE;
     }

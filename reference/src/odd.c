@@ -34,7 +34,13 @@ static int round_into(const struct geluref_dtype_info *d, int neg, u128 c, int64
     int64_t s = qt - q;
     u128 n, rem_nonzero;
     int up_rn;
-    if (s <= 0) { /* a multiple of the ulp: exact (C < 2^(p+16), so the shift is small) */
+    if (s >= 1 && s <= 63 && (c >> 64) == 0) { /* the common case in 64-bit arithmetic */
+        uint64_t c64 = (uint64_t)c, n64 = c64 >> s, rem = c64 & (((uint64_t)1 << s) - 1);
+        uint64_t half = (uint64_t)1 << (s - 1);
+        n = n64;
+        rem_nonzero = rem != 0;
+        up_rn = rem > half || (rem == half && (n64 & 1));
+    } else if (s <= 0) { /* a multiple of the ulp: exact (C < 2^(p+16), so the shift is small) */
         n = c << -s;
         rem_nonzero = 0;
         up_rn = 0;
@@ -156,6 +162,29 @@ static int decide(const struct gr_fx *fx, int prec, int *neg, u128 *c, int64_t *
     return 1;
 }
 
+/* A rule's cell (GR_FX_CELL) directly: |c| = C0 2^-prec with C0 = |cell_c| 2^prec an even
+ * integer in [2^(prec-1), 2^prec) (cell_c has at most 53 <= prec - 16 bits); the odd end of
+ * the cell next to it is C0 + 1 away from 0, C0 - 1 toward 0, except below a power of two
+ * (C0 = 2^(prec-1)), where the binade below has the odd end 2^prec - 1 one exponent lower.
+ * The same as decide() gives for the stand-in interval, without its arithmetic. */
+static void decide_cell(const struct gr_fx *fx, int prec, int *neg, u128 *c, int64_t *q)
+{
+    double a = fabs(fx->cell_c);
+    *neg = fx->cell_c < 0;
+    int away = fx->cell_dir > 0;
+    u128 c0 = prec <= 53 ? (u128)(uint64_t)dd_ldexp(a, prec)
+                         : (u128)(uint64_t)(a * 0x1p53) << (prec - 53);
+    *q = fx->e - prec;
+    if (away) {
+        *c = c0 + 1;
+    } else if (c0 == (u128)1 << (prec - 1)) {
+        *c = ((u128)1 << prec) - 1;
+        *q -= 1;
+    } else {
+        *c = c0 - 1;
+    }
+}
+
 /* The fast path; returns 0 with *o set, or -1 when the MPFR path must decide. */
 static int fast(enum geluref_func f, const struct geluref_dtype_info *d, enum geluref_dtype dt,
                 uint64_t x, struct geluref_odd *o)
@@ -182,7 +211,9 @@ static int fast(enum geluref_func f, const struct geluref_dtype_info *d, enum ge
     int neg;
     u128 c;
     int64_t q;
-    if (!decide(&fx, prec, &neg, &c, &q))
+    if (k == GR_FX_CELL)
+        decide_cell(&fx, prec, &neg, &c, &q);
+    else if (!decide(&fx, prec, &neg, &c, &q))
         return -1;
     if (q + prec <= tiny) {
         set_tiny(d, neg, o);

@@ -1,0 +1,289 @@
+/* bench_sweep: the figures of the performance goals (issue 7), measured side by side in one
+ * run, each configuration in a child process of its own (so that its peak memory is its own):
+ *   exhaustive  the ulp suite over every binary32 input of the kernel, 1 and 2 threads; the
+ *               kernel alone over the same inputs in the same chunks on the same threads
+ *               (gs_ut_eval, the suites' own batch call); the ratios; the share of reference
+ *               values the fast path left to MPFR; peak memory.
+ *   default32   all six suites on the kernel with the ulp sweep raised to 2^24 inputs.
+ *   small       all six suites on an f16 and a bf16 kernel (every input).
+ *   f64         the ulp suite's default f64 sample set of an f64 gelu kernel: reference values
+ *               per second over the threads.
+ * Usage: bench_sweep [--adapter SPEC] [--kernel NAME] [--kernel16 NAME] [--kernelbf16 NAME]
+ *                    [--kernel64 NAME] [--threads N] [--only exhaustive|default32|small|f64]
+ *                    [--range LO:HI]
+ * Defaults: the libm adapter's erfc.f32, erfc.f16, erfc.bf16 and erfc.f64 (0.5 x erfc(-x/sqrt2)
+ * in float, widened for the 16-bit types, and in double); 2 threads.  --range restricts the
+ * exhaustive sweep (a quick look; the goal is the whole range). */
+#define _POSIX_C_SOURCE 200809L
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "adapter.h"
+#include "suites.h"
+#include "ulp_util.h"
+
+struct opts {
+    const char *adapter, *kernel, *k16, *kbf16, *k64, *only;
+    unsigned threads;
+    int has_range;
+    double lo, hi;
+};
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* One measured configuration, reported by the child through a pipe. */
+struct figure {
+    double wall_s;
+    double rss_mib;
+    uint64_t points, fast, fast_miss, ref_calls;
+    int ok;
+};
+
+/* The kernel named name of spec, opened once per thread into t (k has n entries). */
+static int open_kernel(const char *spec, const char *name, unsigned n, struct gc_adapter **a,
+                       const struct gc_kernel **k)
+{
+    struct gc_open_options o = GC_OPEN_OPTIONS_INIT;
+    char msg[512];
+    for (unsigned i = 0; i < n; i++) {
+        if (gc_adapter_open(spec, &o, &a[i], msg, sizeof msg) != GC_OK) {
+            fprintf(stderr, "bench_sweep: %s: %s\n", spec, msg);
+            return -1;
+        }
+        k[i] = NULL;
+        for (size_t j = 0; j < a[i]->n_kernels; j++)
+            if (strcmp(a[i]->kernels[j].name, name) == 0)
+                k[i] = &a[i]->kernels[j];
+        if (!k[i]) {
+            fprintf(stderr, "bench_sweep: %s has no kernel %s\n", spec, name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The kernel alone over the exhaustive sweep's chunks: what gs_suite_ulp's work() does
+ * before measuring (the same inputs: finite, non-zero, inside --range). */
+struct konly {
+    struct gs_ctx *c;
+    struct gs_ut_shape sh;
+    uint64_t *x[2], *y[2];
+    uint64_t done[2];
+};
+
+static int konly_item(void *arg, unsigned t, uint64_t item)
+{
+    struct konly *k = arg;
+    size_t n = 0;
+    for (uint64_t p = item * GS_UT_BATCH; p < (item + 1) * GS_UT_BATCH; p++) {
+        uint64_t mag = p & ~k->sh.sign;
+        if (mag != 0 && mag < k->sh.inf_mag && gs_ut_in_range(k->c, p))
+            k->x[t][n++] = p;
+    }
+    int nomem = 0;
+    if (gs_ut_eval(k->c, t, k->x[t], k->y[t], n, NULL, &nomem) != 0)
+        return 1;
+    k->done[t] += n;
+    return 0;
+}
+
+static void run_child(const struct opts *o, const char *what, const char *kernel, unsigned nt,
+                      struct figure *f)
+{
+    struct gc_adapter *a[2] = { 0 };
+    const struct gc_kernel *k[2] = { 0 };
+    if (nt > 2 || open_kernel(o->adapter, kernel, nt, a, k) != 0)
+        return;
+    struct gs_config cfg;
+    gs_config_init(&cfg);
+    cfg.policy = gs_policy_builtin("default");
+    cfg.threads = nt;
+    cfg.has_range = o->has_range;
+    cfg.range_lo = o->lo;
+    cfg.range_hi = o->hi;
+    struct gs_target tg = { k, nt, o->adapter };
+    struct gs_ctx c;
+    char msg[256];
+    int konly = strcmp(what, "kernel") == 0;
+    if (strcmp(what, "exhaustive") == 0 || konly) {
+        cfg.exhaustive = 1;
+        cfg.suites = 1u << GS_SUITE_ULP;
+    } else if (strcmp(what, "default32") == 0) {
+        cfg.samples = (uint64_t)1 << 24;
+    } else if (strcmp(what, "f64") == 0) {
+        cfg.suites = 1u << GS_SUITE_ULP;
+    }
+    double t0 = now();
+    if (gs_ctx_init(&c, &cfg, &tg, msg, sizeof msg) != 0) {
+        fprintf(stderr, "bench_sweep: %s\n", msg);
+        return;
+    }
+    if (konly) {
+        struct konly ko = { .c = &c };
+        gs_ut_shape_of(c.dt, &ko.sh);
+        for (unsigned t = 0; t < nt; t++) {
+            ko.x[t] = malloc(GS_UT_BATCH * sizeof(uint64_t));
+            ko.y[t] = malloc(GS_UT_BATCH * sizeof(uint64_t));
+        }
+        t0 = now(); /* the kernel alone: without the context's set-up */
+        gs_parallel_for(nt, ((uint64_t)1 << 32) / GS_UT_BATCH, konly_item, &ko);
+        f->points = ko.done[0] + ko.done[1];
+        for (unsigned t = 0; t < nt; t++) {
+            free(ko.x[t]);
+            free(ko.y[t]);
+        }
+    } else if (strcmp(what, "exhaustive") == 0 || strcmp(what, "f64") == 0) {
+        struct gs_suite_result r;
+        memset(&r, 0, sizeof r);
+        r.suite = GS_SUITE_ULP;
+        gs_findings_init(&r.findings);
+        gs_suite_ulp(&c, &r);
+        f->points = r.points;
+        gs_findings_release(&r.findings);
+        json_decref(r.metrics);
+        json_decref(r.inputs);
+    } else {
+        int internal = 0;
+        double ts;
+        json_t *j = gs_run_kernel(&cfg, &tg, &internal, &ts);
+        json_decref(j);
+    }
+    f->wall_s = now() - t0;
+    for (unsigned t = 0; t < nt; t++) {
+        const struct geluref_stats *s = gs_ref_stats(c.ref[t]);
+        f->fast += s->fast;
+        f->fast_miss += s->fast_miss;
+        f->ref_calls += s->calls;
+    }
+    gs_ctx_release(&c);
+    for (unsigned t = 0; t < nt; t++)
+        gc_adapter_close(a[t]);
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    f->rss_mib = (double)ru.ru_maxrss / 1024.0;
+    f->ok = 1;
+}
+
+/* Runs one configuration in a child process and returns its figures. */
+static struct figure measure(const struct opts *o, const char *what, const char *kernel,
+                             unsigned nt)
+{
+    struct figure f;
+    memset(&f, 0, sizeof f);
+    int fd[2];
+    if (pipe(fd) != 0)
+        return f;
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        run_child(o, what, kernel, nt, &f);
+        ssize_t w = write(fd[1], &f, sizeof f);
+        _exit(w == (ssize_t)sizeof f ? 0 : 1);
+    }
+    close(fd[1]);
+    if (pid < 0 || read(fd[0], &f, sizeof f) != (ssize_t)sizeof f)
+        f.ok = 0;
+    close(fd[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    return f;
+}
+
+static void print(const char *label, const struct figure *f)
+{
+    if (!f->ok) {
+        printf("%-34s failed (see stderr)\n", label);
+        return;
+    }
+    printf("%-34s %9.2f s %12" PRIu64 " inputs %8.1f Mi/s %8.1f MiB", label, f->wall_s,
+           f->points, (double)f->points / f->wall_s / 1e6, f->rss_mib);
+    if (f->ref_calls)
+        printf("  fallback %.2e", (double)f->fast_miss / (double)(f->fast + f->fast_miss + 1e-300));
+    printf("\n");
+}
+
+static int want(const struct opts *o, const char *what)
+{
+    return o->only == NULL || strcmp(o->only, what) == 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o = { "libm", "erfc.f32", "erfc.f16", "erfc.bf16", "erfc.f64", NULL, 2, 0, 0, 0 };
+    for (int i = 1; i + 1 < argc; i += 2) {
+        if (strcmp(argv[i], "--adapter") == 0)
+            o.adapter = argv[i + 1];
+        else if (strcmp(argv[i], "--kernel") == 0)
+            o.kernel = argv[i + 1];
+        else if (strcmp(argv[i], "--kernel16") == 0)
+            o.k16 = argv[i + 1];
+        else if (strcmp(argv[i], "--kernelbf16") == 0)
+            o.kbf16 = argv[i + 1];
+        else if (strcmp(argv[i], "--kernel64") == 0)
+            o.k64 = argv[i + 1];
+        else if (strcmp(argv[i], "--threads") == 0)
+            o.threads = (unsigned)strtoul(argv[i + 1], NULL, 10);
+        else if (strcmp(argv[i], "--only") == 0)
+            o.only = argv[i + 1];
+        else if (strcmp(argv[i], "--range") == 0
+                 && sscanf(argv[i + 1], "%lf:%lf", &o.lo, &o.hi) == 2)
+            o.has_range = 1;
+        else {
+            fprintf(stderr, "bench_sweep: bad option '%s' (see the header of bench/bench_sweep.c)\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    if (o.threads < 1 || o.threads > 2) {
+        fprintf(stderr, "bench_sweep: --threads must be 1 or 2\n");
+        return 2;
+    }
+    printf("bench_sweep: adapter %s, geluref %s, %ld CPUs online\n", o.adapter,
+           geluref_version(), sysconf(_SC_NPROCESSORS_ONLN));
+    if (want(&o, "exhaustive")) {
+        struct figure s1 = measure(&o, "exhaustive", o.kernel, 1);
+        struct figure s2 = measure(&o, "exhaustive", o.kernel, o.threads);
+        struct figure k2 = measure(&o, "kernel", o.kernel, o.threads);
+        printf("== every binary32 input of %s (ulp suite)%s\n", o.kernel,
+               o.has_range ? ", restricted by --range" : "");
+        print("ulp suite, 1 thread", &s1);
+        print("ulp suite, 2 threads", &s2);
+        print("kernel alone, 2 threads", &k2);
+        if (s1.ok && s2.ok && k2.ok)
+            printf("overhead ratio (suite / kernel alone, 2 threads): %.2f   speed-up 2 vs 1 "
+                   "thread: %.2f\n", s2.wall_s / k2.wall_s, s1.wall_s / s2.wall_s);
+    }
+    if (want(&o, "default32")) {
+        struct figure d = measure(&o, "default32", o.kernel, o.threads);
+        printf("== all six suites on %s, ulp sweep 2^24 inputs, %u threads\n", o.kernel, o.threads);
+        print("six suites", &d);
+    }
+    if (want(&o, "small")) {
+        printf("== all six suites, every input, %u threads\n", o.threads);
+        struct figure a = measure(&o, "small", o.k16, o.threads);
+        print(o.k16, &a);
+        struct figure b = measure(&o, "small", o.kbf16, o.threads);
+        print(o.kbf16, &b);
+    }
+    if (want(&o, "f64")) {
+        struct figure f = measure(&o, "f64", o.k64, o.threads);
+        printf("== ulp suite, default f64 sample set of %s, %u threads\n", o.k64, o.threads);
+        print("ulp suite", &f);
+        if (f.ok)
+            printf("reference values per second over the threads (kernel included): %.2f M\n",
+                   (double)f.ref_calls / f.wall_s / 1e6);
+    }
+    return 0;
+}
