@@ -2,6 +2,8 @@
 #ifndef GELUCHECK_CLI_H
 #define GELUCHECK_CLI_H
 
+#include <jansson.h>
+
 /* Exit codes (contract): the most severe wins, 4 > 3 > 1 > 0. */
 enum cli_exit {
     CLI_EXIT_PASS = 0,     /* all kernels pass, or the command did what it was asked */
@@ -23,9 +25,20 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* "gelucheck: error: ..." and a newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- outputs.c ---- */
+
+/* Whether the folder of an output file (--json FILE, --junit FILE) exists and is writable:
+ * found out before anything runs.  0, or -1 after "cannot write --json 'x/r.json': ...". */
+int cli_check_output(const char *opt, const char *path);
+/* Writes doc to each output given (not NULL): json (atomically), the report folder, the
+ * JUnit XML.  0, or -1 after a message per file that could not be written. */
+int cli_write_outputs(const json_t *doc, const char *json, const char *report,
+                      const char *junit);
 
 /* ---- args.c ---- */
 struct option;

@@ -21,6 +21,9 @@
 #define RUN_MAX_SAMPLES (1ull << 40)
 /* --seed at most 2^63 - 1: the result stores it as a JSON integer (signed 64-bit) */
 #define RUN_MAX_SEED 0x7fffffffffffffffull
+/* --shard K/N: N at most a million, far beyond any job array (Slurm's MaxArraySize is 1001
+ * by default, 4000001 at most); the exhaustive f32 sweep has 65536 work items to share */
+#define RUN_MAX_SHARDS 1000000ull
 
 static const struct option long_opts[] = {
     { "adapter", required_argument, NULL, 'a' },
@@ -41,18 +44,19 @@ static const struct option long_opts[] = {
     { "timeout", required_argument, NULL, 't' },
     { "startup-timeout", required_argument, NULL, 'T' },
     { "progress", required_argument, NULL, 'P' },
+    { "shard", required_argument, NULL, 'K' },
+    { "reference", required_argument, NULL, 'f' },
     { "help", no_argument, NULL, 'h' },
     /* DESIGN.md section 11 options that later issues bring: refused by name */
     { "func", required_argument, NULL, 1 },
-    { "shard", required_argument, NULL, 2 },
-    { "reference", required_argument, NULL, 3 },
     { "resume", required_argument, NULL, 7 },
     { NULL, 0, NULL, 0 },
 };
 static const char short_opts[] = "+:h";
-/* the issue each refused option belongs to, by its getopt value 1..7 (4..6 were the reports
- * issue's --report, --junit and --baseline, now implemented) */
-static const char *const later_issue[] = { NULL, "onnx", "scale", "performance", NULL,
+/* the issue each refused option belongs to, by its getopt value 1..7 (2 and 3 were --shard
+ * and --reference, 4..6 the reports issue's --report, --junit and --baseline, now
+ * implemented) */
+static const char *const later_issue[] = { NULL, "onnx", NULL, NULL, NULL,
                                            NULL, NULL, "reliability" };
 
 #define SUITE_LIST "ulp, special, identity, tail, vector, fingerprint"
@@ -100,13 +104,22 @@ static void usage(void)
            "      --startup-timeout S   exec adapters: seconds to 'ready' (default: 60)\n"
            "      --progress WHEN       auto (stderr is a terminal and the run takes over 1 s),\n"
            "                            always, never (default: auto)\n"
+           "      --shard K/N           measure shard K (0-based) of N (1 <= N <= 1000000):\n"
+           "                            the ulp suite's inputs are split between the shards,\n"
+           "                            the other suites run in shard 0 only; 'gelucheck\n"
+           "                            merge' joins the N results into this run's result\n"
+           "                            (docs/scale-out.md) (default: the whole run)\n"
+           "      --reference WHICH     fast: the fast path, MPFR where its error bound cannot\n"
+           "                            decide; mpfr: the proven MPFR path only, to validate\n"
+           "                            the fast one (the same results, slower) (default: fast)\n"
            "  -h, --help                this text\n"
            "\n"
-           "Not implemented yet (refused with the issue that brings them): --func, --shard,\n"
-           "--reference, --resume.\n"
+           "Not implemented yet (refused with the issue that brings them): --func, --resume.\n"
            "\n"
            "The result does not depend on --threads or --progress: they are left out of its\n"
-           "\"command\" and kept under \"timing\".\n"
+           "\"command\" and kept under \"timing\"; --shard is left out too and kept under\n"
+           "\"shard\".  --baseline cannot be combined with --shard: give it to 'gelucheck\n"
+           "merge'.\n"
            "\n"
            "Example:\n"
            "  gelucheck run --adapter libm --kernel erf1p.f32 --json erf1p.json\n"
@@ -153,6 +166,34 @@ static int parse_range(const char *s, struct gs_config *c)
         c->range_lo > c->range_hi)
         return -1;
     c->has_range = 1;
+    return 0;
+}
+
+/* --shard K/N: decimal digits only (no sign, no blanks), 0 <= K < N <= RUN_MAX_SHARDS.
+ * Returns 0, or -1 after a message. */
+static int parse_shard(const char *s, struct gs_config *c)
+{
+    static const char digits[] = "0123456789";
+    size_t lk = strspn(s, digits), ln = s[lk] == '/' ? strspn(s + lk + 1, digits) : 0;
+    unsigned long long k, n;
+    char *end;
+    if (lk == 0 || ln == 0 || s[lk + 1 + ln] != '\0') {
+        cli_error("bad --shard '%s': want K/N, shard K (counted from 0) of N, e.g. 0/4", s);
+        return -1;
+    }
+    if (parse_u64(s + lk + 1, 1, RUN_MAX_SHARDS, &n)) {
+        cli_error("bad --shard '%s': N must be in 1..%llu", s, RUN_MAX_SHARDS);
+        return -1;
+    }
+    errno = 0;
+    k = strtoull(s, &end, 10);
+    if (errno || k >= n) {
+        cli_error("bad --shard '%s': K must be below N (the shards of %llu are 0/%llu .. "
+                  "%llu/%llu)", s, n, n, n - 1, n);
+        return -1;
+    }
+    c->shard_k = (unsigned)k;
+    c->shard_n = (unsigned)n;
     return 0;
 }
 
@@ -255,6 +296,14 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
             return 0;
         cli_error("bad --progress '%s' (expected one of: auto, always, never)", arg);
         return -1;
+    case 'K': return parse_shard(arg, &r->cfg);
+    case 'f':
+        r->cfg.reference = strcmp(arg, "fast") == 0 ? GS_REF_FAST
+                           : strcmp(arg, "mpfr") == 0 ? GS_REF_MPFR : -1;
+        if (r->cfg.reference >= 0)
+            return 0;
+        cli_error("bad --reference '%s' (expected one of: fast, mpfr)", arg);
+        return -1;
     default:
         for (const struct option *o = long_opts; c >= 1 && c <= 7 && later_issue[c] && o->name;
              o++)
@@ -269,14 +318,15 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
 }
 
 /* Whether option word w (as reordered: "--threads", "--thr=2") is one the result leaves out
- * of "command": --threads and --progress change nothing measured. */
+ * of "command": --threads and --progress change nothing measured; --shard is recorded in
+ * "shard", so that the shards of one run record one command (gelucheck merge). */
 static int unrecorded(const char *w)
 {
-    static const char *const names[] = { "threads", "progress" };
+    static const char *const names[] = { "threads", "progress", "shard" };
     if (strncmp(w, "--", 2) != 0)
         return 0;
     size_t n = strcspn(w + 2, "=");
-    for (size_t i = 0; i < 2; i++)
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (n > 0 && strncmp(names[i], w + 2, n) == 0)
             return 1;
     return 0;
@@ -312,6 +362,11 @@ static int parse_args(struct run_args *r, int ac, char **av)
     }
     if (r->n_specs == 0) {
         cli_error("no adapter given (use --adapter SPEC; 'gelucheck list' shows the built-ins)");
+        return -1;
+    }
+    if (r->baseline && gs_sharded(&r->cfg)) {
+        cli_error("--baseline cannot be combined with --shard: give it to 'gelucheck merge', "
+                  "which joins the shards");
         return -1;
     }
     if (!r->cfg.policy && !(r->cfg.policy = gs_policy_builtin("default"))) {

@@ -13,6 +13,7 @@ static const struct cli_command commands[] = {
     { "run", "run the conformance suites on kernels and judge them", cmd_run },
     { "report", "render the report of a saved result (Markdown, SVG, JUnit)", cmd_report },
     { "compare", "compare the kernels of several results in one table", cmd_compare },
+    { "merge", "join the results of the shards of one run (run --shard K/N)", cmd_merge },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

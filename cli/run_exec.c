@@ -2,14 +2,11 @@
  * --kernel names, run each selected kernel (gs_run_kernel) in order, build and write the
  * result (reports/), print the summary.  An adapter that cannot be opened is an error entry
  * of the result (exit 3) and the others still run. */
-#define _POSIX_C_SOURCE 200809L /* access, clock_gettime */
-#include <errno.h>
-#include <libgen.h>
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <reports.h>
 
@@ -103,26 +100,13 @@ static int check_selection(const struct run_args *r, const struct run_adapter *a
     return 0;
 }
 
-/* The folder of --json (or --junit) must exist and be writable: found out before anything
- * runs. */
-static int check_json_path(const char *opt, const char *path)
-{
-    char buf[4096];
-    snprintf(buf, sizeof buf, "%s", path);
-    const char *dir = dirname(buf);
-    if (access(dir, W_OK) == 0)
-        return 0;
-    cli_error("cannot write %s '%s': %s", opt, path, strerror(errno));
-    return -1;
-}
-
 /* Before anything runs: the output paths can be written (the --report folder is created
  * now), and the --baseline result loads (*old).  Returns 0, or -1 after a message. */
 static int check_outputs(const struct run_args *r, json_t **old)
 {
     char msg[4200];
-    if ((r->json && check_json_path("--json", r->json)) ||
-        (r->junit && check_json_path("--junit", r->junit)))
+    if ((r->json && cli_check_output("--json", r->json)) ||
+        (r->junit && cli_check_output("--junit", r->junit)))
         return -1;
     if (r->report && rp_mkdirs(r->report, msg, sizeof msg)) {
         cli_error("--report: %s", msg);
@@ -133,32 +117,6 @@ static int check_outputs(const struct run_args *r, json_t **old)
         return -1;
     }
     return 0;
-}
-
-/* The files asked for: --json, --report, --junit.  Returns 0, or -1 after a message. */
-static int write_outputs(const struct run_args *r, const json_t *doc)
-{
-    char msg[4200];
-    int bad = 0;
-    if (r->json && rp_write_json(doc, r->json, msg, sizeof msg)) {
-        cli_error("%s", msg);
-        bad = -1;
-    }
-    if (r->report && rp_report_write(doc, r->report, msg, sizeof msg)) {
-        cli_error("%s", msg);
-        bad = -1;
-    }
-    if (r->junit) {
-        char *xml = rp_junit(doc);
-        if (!xml || rp_write_text(r->junit, xml, msg, sizeof msg)) {
-            if (!xml)
-                snprintf(msg, sizeof msg, "cannot write '%s': out of memory", r->junit);
-            cli_error("%s", msg);
-            bad = -1;
-        }
-        free(xml);
-    }
-    return bad;
 }
 
 /* Runs the selected kernels into doc; returns whether the reference failed (exit 4). */
@@ -248,7 +206,7 @@ int run_execute(struct run_args *r)
     rc = rp_result_finish(doc, r->cfg.policy, internal, now_s() - t0);
     if (old)
         rc = rp_baseline_apply(doc, old);
-    if (write_outputs(r, doc))
+    if (cli_write_outputs(doc, r->json, r->report, r->junit))
         rc = CLI_EXIT_INTERNAL;
     run_summary_print(stdout, doc);
     if (r->report)

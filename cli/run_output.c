@@ -217,6 +217,15 @@ void run_summary_print(FILE *f, const json_t *doc)
             str(json_object_get(doc, "policy"), "name"));
     if (not_loaded)
         fprintf(f, "; %zu adapter%s not loaded", not_loaded, not_loaded == 1 ? "" : "s");
+    const json_t *sh = json_object_get(doc, "shard");
+    json_int_t n_shards = json_integer_value(json_object_get(sh, "count"));
+    if (n_shards > 1)
+        fprintf(f, "; shard %lld of %lld (gelucheck merge joins the shards)",
+                (long long)json_integer_value(json_object_get(sh, "index")),
+                (long long)n_shards);
+    if (json_object_get(sh, "merged"))
+        fprintf(f, "; merged from %lld shards",
+                (long long)json_integer_value(json_object_get(sh, "merged")));
     fprintf(f, "; %.1f s\n", json_number_value(json_object_get(json_object_get(doc, "timing"),
                                                                 "wall_s")));
     if (json_object_size(fc)) {

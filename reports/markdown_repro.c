@@ -3,40 +3,7 @@
 #include <string.h>
 
 #include "markdown.h"
-
-/* The options of `gelucheck run` (cli/cmd_run.c) and whether each takes a value, to walk a
- * recorded command line, abbreviations ("--samp 5") and "--name=value" included. */
-static const struct {
-    const char *name;
-    int value;
-} run_opts[] = {
-    { "adapter", 1 }, { "adapter-options", 1 }, { "kernel", 1 },   { "dtype", 1 },
-    { "suite", 1 },   { "policy", 1 },          { "exhaustive", 0 }, { "samples", 1 },
-    { "seed", 1 },    { "range", 1 },           { "threads", 1 },  { "json", 1 },
-    { "timeout", 1 }, { "startup-timeout", 1 }, { "progress", 1 }, { "help", 0 },
-    { "func", 1 },    { "shard", 1 },           { "reference", 1 }, { "report", 1 },
-    { "junit", 1 },   { "baseline", 1 },        { "resume", 1 },
-};
-#define N_RUN_OPTS (sizeof run_opts / sizeof run_opts[0])
-
-/* The option word w names ("--sam=3" -> samples), as getopt_long resolves it: an exact name,
- * else the only one it is a prefix of; -1 when none or ambiguous. */
-static int option_of(const char *w)
-{
-    if (strncmp(w, "--", 2) != 0 || !w[2])
-        return -1;
-    size_t n = strcspn(w + 2, "=");
-    int hit = -1, hits = 0;
-    for (size_t i = 0; i < N_RUN_OPTS; i++) {
-        if (strncmp(run_opts[i].name, w + 2, n) != 0)
-            continue;
-        if (strlen(run_opts[i].name) == n)
-            return (int)i;
-        hit = (int)i;
-        hits++;
-    }
-    return hits == 1 ? hit : -1;
-}
+#include "runopts.h"
 
 void md_shell_word(struct md *m, const char *s)
 {
@@ -67,16 +34,15 @@ void md_run_command(struct md *m, const json_t *doc, const json_t *k)
     /* the recorded words after "gelucheck run", less the other adapters, the kernel choice
      * and the outputs (json, report, junit, baseline, resume) */
     for (size_t i = 2; i < n; i++) {
-        const char *w = json_string_value(json_array_get(cmd, i));
-        int o = w ? option_of(w) : -1;
+        const char *w = json_string_value(json_array_get(cmd, i)), *nm = NULL;
+        int has_value = 0;
         if (!w)
             continue;
         const char *val = NULL;
-        if (o >= 0 && run_opts[o].value)
+        if (rp_run_option(w, &nm, &has_value) && has_value)
             val = strchr(w, '=') ? strchr(w, '=') + 1
                                  : json_string_value(json_array_get(cmd, ++i));
-        if (o >= 0) {
-            const char *nm = run_opts[o].name;
+        if (nm) {
             if (strcmp(nm, "kernel") == 0 || strcmp(nm, "json") == 0 ||
                 strcmp(nm, "report") == 0 || strcmp(nm, "junit") == 0 ||
                 strcmp(nm, "baseline") == 0 || strcmp(nm, "resume") == 0 ||

@@ -9,8 +9,9 @@
  *   rp_result_finish(doc, policy, internal, wall_s);  verdict, exit_code, totals, policy values
  *   rp_write_json(doc, path, msg, size);              temp file + rename
  *
- * Members in order: schema, tool, command, policy, verdict, exit_code, rounding, seed, samples,
- * exhaustive, range, suites, complete, shard, environment, adapters, kernels, totals, timing.
+ * Members in order: schema, tool, command, policy, verdict, exit_code, rounding, reference,
+ * seed, samples, exhaustive, range, suites, complete, shard, environment, adapters, kernels,
+ * totals, timing.
  * Everything but "timing" depends only on the options that change what is measured, so two
  * runs with the same options give the same bytes whatever --threads (kept in "timing"). */
 #ifndef GELUCHECK_REPORTS_H
@@ -33,8 +34,8 @@ struct rp_meta {
     const char *tool_version;        /* gelucheck's version ("0.1.0") */
     const char *const *command;      /* the command line as recorded (argv strings) */
     size_t n_command;
-    const struct gs_config *cfg;     /* suites, policy, seed, samples, exhaustive, range,
-                                        threads (timing only) */
+    const struct gs_config *cfg;     /* suites, policy, reference, seed, samples, exhaustive,
+                                        range, shard, threads (timing only) */
 };
 
 /* The head of a result, with empty adapters and kernels; NULL on no memory. */
@@ -130,6 +131,15 @@ int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size);
 /* `gelucheck compare` (compare.c): the Markdown table across the kernels of several results,
  * by func and dtype; malloc'ed, NULL on no memory. */
 char *rp_compare_markdown(json_t *const *docs, const char *const *names, size_t n);
+
+/* `gelucheck merge` (merge.c, DESIGN.md section 9): the results docs[0..n-1] (read from
+ * paths[i], named in messages) of the n shards of one run (--shard K/N, any order) joined
+ * into the result of the run without --shard: the same bytes but "shard" ({"index": 0,
+ * "count": 1, "merged": n}) and "timing" (the shards' wall times added).  NULL with msg
+ * naming the file and the problem when a file is not a complete shard of the same run as the
+ * others, a shard is missing or given twice, or a kernel cannot be merged. */
+json_t *rp_merge(json_t *const *docs, const char *const *paths, size_t n, char *msg,
+                 size_t size);
 
 /* `--baseline OLD.json` (baseline.c): compares every kernel of doc with the kernel of the
  * same adapter spec, name, func and dtype in old, adds "baseline": {"found", "metrics":

@@ -50,6 +50,8 @@ json_t *rp_result_new(const struct rp_meta *m)
     json_object_set_new(d, "verdict", json_string("skip"));
     json_object_set_new(d, "exit_code", json_integer(0));
     json_object_set_new(d, "rounding", json_string("rn"));
+    json_object_set_new(d, "reference",
+                        json_string(cfg->reference == GS_REF_MPFR ? "mpfr" : "fast"));
     json_object_set_new(d, "seed", json_integer((json_int_t)cfg->seed));
     json_object_set_new(d, "samples", json_integer((json_int_t)cfg->samples));
     json_object_set_new(d, "exhaustive", json_boolean(cfg->exhaustive));
@@ -58,9 +60,13 @@ json_t *rp_result_new(const struct rp_meta *m)
                                                                gs_real_json(cfg->range_hi))
                                                    : json_null());
     json_object_set_new(d, "suites", suites);
-    /* one whole run: sharding and resuming come with their issues */
+    /* complete: everything this run (or shard) was asked to measure was measured; an
+     * interrupted run will say false (resuming comes with its issue).  shard: K of N, 0 of 1
+     * for a whole run (gelucheck merge adds "merged") */
     json_object_set_new(d, "complete", json_true());
-    json_object_set_new(d, "shard", json_pack("{s:i, s:i}", "index", 0, "count", 1));
+    json_object_set_new(d, "shard", json_pack("{s:I, s:I}", "index", (json_int_t)cfg->shard_k,
+                                              "count", (json_int_t)(cfg->shard_n > 1
+                                                                        ? cfg->shard_n : 1)));
     json_object_set_new(d, "environment", rp_environment());
     json_object_set_new(d, "adapters", json_array());
     json_object_set_new(d, "kernels", json_array());
@@ -68,7 +74,7 @@ json_t *rp_result_new(const struct rp_meta *m)
     json_object_set_new(d, "timing", json_pack("{s:f, s:I, s:[]}", "wall_s", 0.0, "threads",
                                                (json_int_t)cfg->threads, "kernels"));
     /* any member that could not be made leaves a hole: report no memory */
-    if (json_object_size(d) != 19 || !json_object_get(d, "environment")) {
+    if (json_object_size(d) != 20 || !json_object_get(d, "environment")) {
         json_decref(d);
         return NULL;
     }

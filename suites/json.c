@@ -63,6 +63,7 @@ static json_t *finding_json(const struct gs_finding *x, const char *sev, enum ge
         json_object_set_new(o, "ulp", gs_real_json(x->ulp));
     if (!isnan(x->abs_err))
         json_object_set_new(o, "abs_err", gs_real_json(x->abs_err));
+    json_object_set_new(o, "score", gs_real_json(x->score));
     json_object_set_new(o, "detail", json_string(x->detail));
     if (x->has_x) {
         char cmd[128];

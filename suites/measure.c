@@ -158,8 +158,15 @@ static void errors(const struct geluref_odd *o, const struct geluref_dtype_info 
     int64_t e = o->exp + o->prec - 1; /* |V| in [2^e, 2^(e+1)) */
     int64_t k = (e > d->emin ? e : d->emin) - d->prec + 1;
     m->ulp = scaled_diff(y, ch, cl, o->exp, k);
-    m->abs_err = scaled_diff(y, ch, cl, o->exp, 0);
-    m->rel_err = scaled_diff(y, ch, cl, o->exp, o->exp) / fabs(ch);
+    if (m->ulp >= 0x1p-900 && m->ulp <= 0x1p900 && k >= -900 && k <= 900
+        && o->exp - k >= -900) {
+        /* the same difference scaled back: exact, or one rounding into the subnormals */
+        m->abs_err = pow2_scale(m->ulp, k);
+        m->rel_err = m->ulp / fabs(pow2_scale(ch, o->exp - k));
+    } else {
+        m->abs_err = scaled_diff(y, ch, cl, o->exp, 0);
+        m->rel_err = scaled_diff(y, ch, cl, o->exp, o->exp) / fabs(ch);
+    }
 }
 
 /* The primary kind (DESIGN.md section 4 order).  f(x)'s sign is v's (the sign of a zero

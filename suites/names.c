@@ -113,6 +113,16 @@ const char *gs_region_name(enum gs_region r)
     return (unsigned)r <= GS_N_REGIONS ? region_names[r] : NULL;
 }
 
+int gs_region_from_name(const char *name, enum gs_region *r)
+{
+    for (int i = 0; name != NULL && i <= GS_N_REGIONS; i++)
+        if (strcmp(name, region_names[i]) == 0) {
+            *r = (enum gs_region)i;
+            return 0;
+        }
+    return -1;
+}
+
 /* Exact: the boundaries -10, -5, -1, 0, 1 are values of every dtype, and the comparison is
  * made on the exact double widening of x. */
 enum gs_region gs_region_of(enum geluref_dtype dt, uint64_t xbits)
@@ -138,6 +148,16 @@ enum gs_region gs_region_of(enum geluref_dtype dt, uint64_t xbits)
 const char *gs_verdict_name(enum gs_verdict v)
 {
     return (unsigned)v <= GS_ERROR ? verdict_names[v] : NULL;
+}
+
+int gs_verdict_from_name(const char *name, enum gs_verdict *v)
+{
+    for (int i = 0; name != NULL && i <= GS_ERROR; i++)
+        if (strcmp(name, verdict_names[i]) == 0) {
+            *v = (enum gs_verdict)i;
+            return 0;
+        }
+    return -1;
 }
 
 /* error > fail > pass > skip */

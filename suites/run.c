@@ -2,9 +2,12 @@
  * "kernels" entry of a gelucheck-result/1 document, DESIGN.md section 8).
  *
  * Suites run in enum order (ulp, special, identity, tail, vector, fingerprint); each gets a
- * fresh struct gs_suite_result and is turned into JSON at once.  The kernel's verdict is the
- * worst of its suites' (error > fail > pass > skip: all skipped gives skip); a context that
- * cannot be prepared makes the kernel an error with the message.  Nothing here prints. */
+ * fresh struct gs_suite_result and is turned into JSON at once.  In shard K > 0 of --shard
+ * K/N the suites that do not split (shard.c) are recorded as skipped, with a note.  The
+ * kernel's verdict is the worst of its suites' (error > fail > pass > skip: all skipped gives
+ * skip); a context that cannot be prepared makes the kernel an error with the message.
+ * Nothing here prints.  merge.c rebuilds this object from shard results: keep the two in
+ * step (member order, verdict). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
 #include <stdio.h>
 #include <string.h>
@@ -97,6 +100,10 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
             /* an exec adapter is killed on a timeout: the later suites cannot be served */
             snprintf(r.note, sizeof r.note, "not run: the kernel timed out in suite %s",
                      gs_suite_name(timed_out_in));
+        } else if (!gs_suite_in_shard(cfg, (enum gs_suite)s)) {
+            /* DESIGN.md section 9: gelucheck merge takes this suite from shard 0 */
+            snprintf(r.note, sizeof r.note, "not run in shard %u of %u: this suite runs in "
+                     "shard 0 only", cfg->shard_k, cfg->shard_n);
         } else {
             suite_fns[s](c, &r);
         }

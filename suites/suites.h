@@ -91,10 +91,12 @@ enum gs_region {
 };
 const char *gs_region_name(enum gs_region r); /* "x<-10", "[-10,-5)", "[-5,-1)", "[-1,0)",
                                                  "[0,1)", "x>=1", "none" */
+int gs_region_from_name(const char *name, enum gs_region *r); /* "none" included; 0 on success */
 enum gs_region gs_region_of(enum geluref_dtype dt, uint64_t xbits);
 
 enum gs_verdict { GS_PASS = 0, GS_FAIL = 1, GS_SKIP = 2, GS_ERROR = 3 };
 const char *gs_verdict_name(enum gs_verdict v); /* "pass", "fail", "skip", "error" */
+int gs_verdict_from_name(const char *name, enum gs_verdict *v); /* 0 on success */
 /* The more severe of two verdicts for aggregation: error > fail > pass > skip. */
 enum gs_verdict gs_verdict_worse(enum gs_verdict a, enum gs_verdict b);
 
@@ -336,11 +338,30 @@ json_t *gs_real_json(double v);
 void gs_ref_command(char *buf, size_t size, enum geluref_func f, enum geluref_dtype dt,
                     uint64_t x);
 /* The findings of a suite: {"counts": [{"kind", "region", "count", "severity"}...],
- *  "findings": [{"kind", "region", "severity", "x", "got", "want", "ulp", "abs_err",
+ *  "findings": [{"kind", "region", "severity", "x", "got", "want", "ulp", "abs_err", "score",
  *  "detail", "command"}...]} added into obj (its "finding_counts" and "findings" members),
- * kinds in enum order, regions in enum order, worst first. */
+ * kinds in enum order, regions in enum order, worst first.  "score" is the sort key of the
+ * worst lists (struct gs_finding), so that shard results merge into the same lists. */
 void gs_findings_json(json_t *obj, const struct gs_findings *f, const struct gs_policy_values *v,
                       enum geluref_func func, enum geluref_dtype dt);
+
+/* ---------------------------------------------------------------- reading back (readback.c) */
+
+/* The inverses of the writers above, for `gelucheck merge` (DESIGN.md section 9): each reads
+ * exactly what its writer wrote, so that writing it again gives the same bytes.  Each returns
+ * 0, or -1 when j is not what the writer makes (then the output is unspecified). */
+/* A gs_real_json: a number, or "inf", "-inf", "nan". */
+int gs_real_from_json(const json_t *j, double *v);
+/* The bits of a gs_value_json object ({"bits": "0x..."}) or of a bits string ("0x..."). */
+int gs_bits_from_json(const json_t *j, uint64_t *bits);
+/* A gs_errstat_json or gs_errstat_json_brief object (the brief form keeps no max_ulp_got/want
+ * or argument of the absolute and relative maxima: it never shows them). */
+int gs_errstat_from_json(struct gs_errstat *s, const json_t *j);
+/* The "finding_counts" and "findings" of a suite entry into f (initialised and empty),
+ * and the severity each kind was shown with into sev (kinds without findings left as they
+ * are). */
+int gs_findings_from_json(struct gs_findings *f, enum gs_severity sev[GS_N_KINDS],
+                          const json_t *suite);
 
 /* ---------------------------------------------------------------- inputs (inputs.c) ------ */
 
@@ -498,6 +519,32 @@ void gs_suite_identity(struct gs_ctx *c, struct gs_suite_result *r);
 void gs_suite_tail(struct gs_ctx *c, struct gs_suite_result *r);
 void gs_suite_vector(struct gs_ctx *c, struct gs_suite_result *r);
 void gs_suite_fingerprint(struct gs_ctx *c, struct gs_suite_result *r);
+
+/* ---------------------------------------------------------------- shards (shard.c) ------ */
+
+/* --shard K/N (DESIGN.md section 9).  The ulp suite, the one that grows with --exhaustive
+ * (2^32 inputs for f32), splits its work items: shard K takes items K, K + N, K + 2N, ...
+ * (interleaved, so every shard gets the same mix of cheap and costly regions of x).  The other
+ * suites run whole in shard 0 and are skipped in the others (docs/scale-out.md says why). */
+int gs_sharded(const struct gs_config *c);   /* shard_n > 1 */
+int gs_suite_splits(enum gs_suite s);        /* whether s splits its work across shards */
+/* Whether this shard runs suite s (at all): always unsharded; else in shard 0, or when s
+ * splits. */
+int gs_suite_in_shard(const struct gs_config *c, enum gs_suite s);
+/* How many of the work items 0 .. n-1 are this shard's, and the global index of its j-th. */
+uint64_t gs_shard_items(const struct gs_config *c, uint64_t n);
+uint64_t gs_shard_item(const struct gs_config *c, uint64_t j);
+
+/* ---------------------------------------------------------------- merging (merge.c) ------ */
+
+/* The kernel objects of one kernel from the n shard results of one run, k[i] from shard i,
+ * joined into the object the unsharded run writes: split suites merged (counts added, maxima
+ * and worst lists merged by the same order as the run's threads merge them, fractions and
+ * verdicts recomputed), the other suites, the fingerprint and the targets taken from shard 0,
+ * the kernel's verdict recomputed as gs_run_kernel computes it.  Returns a new object, or
+ * NULL with msg saying what could not be merged ("ulp suite: bad 'metrics'.'regions'") and
+ * *bad the index of the shard whose object it is (n when none in particular). */
+json_t *gs_kernel_merge(json_t *const *k, size_t n, size_t *bad, char *msg, size_t size);
 
 /* Runs the suites of cfg on one kernel and returns its JSON object (the "kernels" entry of
  * the result): adapter, kernel, description, func, dtype, verdict, fingerprint (the

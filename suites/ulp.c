@@ -6,9 +6,11 @@
  * random sample spread evenly over every binade of both signs (uniform random significands).
  * NaN, +-inf and +-0 are the special suite's: their results are conventions (DESIGN.md
  * section 2), not roundings, and the policy judges them there (special_zero_sign,
- * nan_at_neg_inf), so judging them here as well would override those keys.  Each work item's inputs are a pure function of (seed, suite, item), and the
- * per-thread statistics merge in an order-independent way, so results do not depend on
- * --threads.  Metrics are built in ulp_json.c. */
+ * nan_at_neg_inf), so judging them here as well would override those keys.  Each work item's
+ * inputs are a pure function of (seed, suite, item), and the per-thread statistics merge in an
+ * order-independent way, so results do not depend on --threads; with --shard K/N this run
+ * takes the items of shard K (shard.c), and gelucheck merge joins the shards the same way
+ * (ulp_merge.c).  Metrics are built in ulp_json.c. */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -26,6 +28,9 @@
  * Both stay well under the minute a default run of one kernel should take. */
 #define GS_ULP_SAMPLES_F32 (UINT64_C(1) << 19)
 #define GS_ULP_SAMPLES_F64 (UINT64_C(1) << 18)
+/* Work items of the exhaustive f16/bf16 sweep: 16 of 2^12 patterns (one of 2^16 would leave
+ * every thread but one and every shard but shard 0 idle). */
+#define ULP_ITEMS_16 16u
 
 static int acc_init(struct ulp_acc *a, size_t n_bins)
 {
@@ -55,8 +60,7 @@ static void acc_release(struct ulp_acc *a)
     gs_findings_release(&a->f);
 }
 
-/* The exact counterpart of an approximation (vs_exact), or 0 when there is none. */
-static enum geluref_func exact_of(enum geluref_func f)
+enum geluref_func ulp_exact_of(enum geluref_func f)
 {
     if (f == GELUREF_GELU_TANH || f == GELUREF_GELU_SIGMOID)
         return GELUREF_GELU;
@@ -65,26 +69,10 @@ static enum geluref_func exact_of(enum geluref_func f)
     return (enum geluref_func)0;
 }
 
-/* The inputs of item into a->x; returns their number. */
-static size_t item_inputs(struct ulp_run *u, uint64_t item, struct ulp_acc *a)
+/* Stratified: the binade holding item >= 1 (the last whose first_item <= item) and how many
+ * inputs the item takes from it (*m). */
+static const struct ulp_binade *item_binade(const struct ulp_run *u, uint64_t item, uint64_t *m)
 {
-    const struct gs_ut_shape *s = &u->sh;
-    size_t n = 0;
-    if (u->exhaustive) {
-        for (uint64_t p = item * u->chunk; p < (item + 1) * u->chunk; p++) {
-            int neg = (p & s->sign) != 0;
-            uint64_t mag = p & ~s->sign;
-            if (mag != 0 && mag < s->inf_mag && u->rok[neg] && mag >= u->mlo[neg] &&
-                mag <= u->mhi[neg])
-                a->x[n++] = p;
-        }
-        return n;
-    }
-    if (item == 0) {
-        memcpy(a->x, u->targets, u->n_targets * sizeof *a->x);
-        return u->n_targets;
-    }
-    /* the binade holding item: the last whose first_item <= item */
     size_t lo = 0, hi = u->n_bins - 1;
     while (lo < hi) {
         size_t mid = (lo + hi + 1) / 2;
@@ -95,7 +83,57 @@ static size_t item_inputs(struct ulp_run *u, uint64_t item, struct ulp_acc *a)
     }
     const struct ulp_binade *b = &u->bins[lo];
     uint64_t done = (item - b->first_item) * GS_UT_BATCH;
-    uint64_t m = b->count - done < GS_UT_BATCH ? b->count - done : GS_UT_BATCH;
+    *m = b->count - done < GS_UT_BATCH ? b->count - done : GS_UT_BATCH;
+    return b;
+}
+
+/* Exhaustive: whether pattern p is an input (finite, non-zero, in --range). */
+static int swept(const struct ulp_run *u, uint64_t p)
+{
+    int neg = (p & u->sh.sign) != 0;
+    uint64_t mag = p & ~u->sh.sign;
+    return mag != 0 && mag < u->sh.inf_mag && u->rok[neg] && mag >= u->mlo[neg] &&
+           mag <= u->mhi[neg];
+}
+
+/* How many inputs item has, without making them (the progress total of a shard). */
+static uint64_t item_count(const struct ulp_run *u, uint64_t item)
+{
+    uint64_t m;
+    if (!u->exhaustive) {
+        if (item == 0)
+            return u->n_targets;
+        item_binade(u, item, &m);
+        return m;
+    }
+    /* a chunk lies within one sign (chunk divides 2^(bits-1)): an interval of magnitudes */
+    uint64_t p0 = item * u->chunk, sign = p0 & u->sh.sign;
+    int neg = sign != 0;
+    uint64_t lo = p0 & ~u->sh.sign, hi = lo + u->chunk - 1;
+    uint64_t a = u->mlo[neg] > 1 ? u->mlo[neg] : 1;
+    uint64_t b = u->mhi[neg] < u->sh.inf_mag - 1 ? u->mhi[neg] : u->sh.inf_mag - 1;
+    lo = lo > a ? lo : a;
+    hi = hi < b ? hi : b;
+    return u->rok[neg] && lo <= hi ? hi - lo + 1 : 0;
+}
+
+/* The inputs of item into a->x; returns their number. */
+static size_t item_inputs(struct ulp_run *u, uint64_t item, struct ulp_acc *a)
+{
+    const struct gs_ut_shape *s = &u->sh;
+    size_t n = 0;
+    if (u->exhaustive) {
+        for (uint64_t p = item * u->chunk; p < (item + 1) * u->chunk; p++)
+            if (swept(u, p))
+                a->x[n++] = p;
+        return n;
+    }
+    if (item == 0) {
+        memcpy(a->x, u->targets, u->n_targets * sizeof *a->x);
+        return u->n_targets;
+    }
+    uint64_t m;
+    const struct ulp_binade *b = item_binade(u, item, &m);
     struct gs_rng r;
     gs_rng_seed(&r, gs_seed_mix(u->c->cfg->seed, GS_SUITE_ULP, item));
     for (uint64_t i = 0; i < m; i++)
@@ -103,14 +141,16 @@ static size_t item_inputs(struct ulp_run *u, uint64_t item, struct ulp_acc *a)
     return n;
 }
 
-static int work(void *arg, unsigned t, uint64_t item)
+/* Item j of this shard (gs_shard_item: the global item, whose inputs and seed do not depend
+ * on the sharding). */
+static int work(void *arg, unsigned t, uint64_t j)
 {
     struct ulp_run *u = arg;
     struct ulp_acc *a = &u->acc[t];
     struct gs_ctx *c = u->c;
     if (atomic_load(&u->stop))
         return 1;
-    size_t n = item_inputs(u, item, a);
+    size_t n = item_inputs(u, gs_shard_item(c->cfg, j), a);
     if (gs_ut_eval(c, t, a->x, a->y, n, &a->f, &a->nomem) != 0) {
         if (!a->nomem)
             atomic_store(&u->failed, 1);
@@ -194,7 +234,6 @@ static int plan_stratified(struct ulp_run *u, uint64_t samples)
         u->bins[kept++] = b;
     }
     u->n_bins = kept;
-    u->prog.total = u->n_targets + (nb ? samples : 0);
     return 0;
 }
 
@@ -232,7 +271,7 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
     memset(&u, 0, sizeof u);
     u.c = c;
     gs_ut_shape_of(c->dt, &u.sh);
-    u.exact = exact_of(c->func);
+    u.exact = ulp_exact_of(c->func);
     for (int neg = 0; neg < 2; neg++)
         u.rok[neg] = gs_ut_mag_range(c, &u.sh, neg, &u.mlo[neg], &u.mhi[neg]);
     u.exhaustive = c->dt == GELUREF_F16 || c->dt == GELUREF_BF16 ||
@@ -252,18 +291,18 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
     if (!nomem) {
         if (u.exhaustive) {
             uint64_t space = u.sh.bits >= 64 ? 0 : (uint64_t)1 << u.sh.bits;
-            u.chunk = space < GS_UT_BATCH ? space : GS_UT_BATCH;
+            u.chunk = space > GS_UT_BATCH ? GS_UT_BATCH : space / ULP_ITEMS_16;
             u.n_items = space / u.chunk;
             u.samples = 0;
-            for (int neg = 0; neg < 2; neg++)
-                if (u.rok[neg])
-                    u.prog.total += u.mhi[neg] - u.mlo[neg] + 1;
         } else {
             nomem = plan_stratified(&u, u.samples) != 0;
         }
     }
+    uint64_t n_mine = gs_shard_items(c->cfg, u.n_items);
+    for (uint64_t j = 0; !nomem && j < n_mine; j++)
+        u.prog.total += item_count(&u, gs_shard_item(c->cfg, j));
     if (!nomem) {
-        gs_parallel_for(nt, u.n_items, work, &u);
+        gs_parallel_for(nt, n_mine, work, &u);
         gs_ut_progress_end(&u.prog);
         for (unsigned t = 0; t < nt; t++)
             nomem |= u.acc[t].nomem;
@@ -272,7 +311,8 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
     if (!nomem) {
         for (unsigned t = 1; t < nt; t++)
             ulp_acc_merge(&u.acc[0], &u.acc[t], n_bins);
-        if (u.exact && !atomic_load(&u.stop) && !atomic_load(&u.failed))
+        /* plot data of the whole run, made once: in shard 0 (gelucheck merge takes it) */
+        if (u.exact && c->cfg->shard_k == 0 && !atomic_load(&u.stop) && !atomic_load(&u.failed))
             curve = vs_exact_curve(&u, &nomem);
     }
     if (!nomem) {

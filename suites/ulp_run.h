@@ -53,8 +53,15 @@ static inline size_t ulp_binade_index(const struct gs_ut_shape *s, uint64_t x)
     return (size_t)neg * s->n_fields + (size_t)((x & ~s->sign) >> s->mant);
 }
 
+/* The exact counterpart of an approximation (vs_exact), or 0 when there is none (ulp.c). */
+enum geluref_func ulp_exact_of(enum geluref_func f);
 void ulp_acc_merge(struct ulp_acc *into, const struct ulp_acc *from, size_t n_bins);
 json_t *ulp_metrics_json(const struct ulp_run *u);
+/* The ulp suite entries s[0..n-1] of one kernel in the n shards of a run, joined into the
+ * entry the unsharded run writes (ulp_merge.c).  NULL with msg, and *bad_shard the shard
+ * whose entry could not be read (n: none in particular), when it cannot. */
+json_t *ulp_merge_json(json_t *const *s, size_t n, enum geluref_func func,
+                       enum geluref_dtype dt, size_t *bad_shard, char *msg, size_t size);
 json_t *ulp_inputs_json(const struct ulp_run *u);
 
 #endif

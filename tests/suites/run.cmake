@@ -127,7 +127,7 @@ cli_test(run_nothing_selected 2 "run|--adapter|libm|--kernel|erf1p.f32|--dtype|b
     ERR "^${e}no kernel left to run" EMPTY_OUT)
 cli_test(run_json_dir_missing 2 "run|--adapter|libm|--json|/nonexistent/r.json"
     ERR "^${e}cannot write --json '/nonexistent/r[.]json'" EMPTY_OUT)
-foreach(later func:onnx shard:scale reference:performance resume:reliability)
+foreach(later func:onnx resume:reliability)
     string(REPLACE ":" ";" later ${later})
     list(GET later 0 opt)
     list(GET later 1 issue)
@@ -150,7 +150,7 @@ run_test(timeout_fails 1 "run|--adapter|exec:/usr/bin/python3 ${CMAKE_CURRENT_SO
     MODE timeout)
 # --progress always: a line with kernel, suite, done/total, rate and ETA on stderr (rewritten
 # with \r); never: nothing on stderr for a passing run
-cli_test(run_progress_always 1 "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp|--samples|100000|--threads|1|--progress|always"
+cli_test(run_progress_always 1 "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp|--samples|100000|--threads|1|--reference|mpfr|--progress|always"
     ERR "\\[1/1\\] libm erfc[.]f32  ulp  [0-9]+/[0-9]+  [^\n]*/s  ETA")
 cli_test(run_progress_never 1 "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp|--samples|100000|--threads|1|--progress|never"
     EMPTY_ERR)

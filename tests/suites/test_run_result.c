@@ -8,6 +8,12 @@
  *                                      when it is the full run
  *   test_run_result erf1p R.json       libm erf1p.f32 under default (DESIGN.md section 2)
  *   test_run_result same A.json B.json equal byte for byte without "timing"
+ *   test_run_result merged R.json M.json SHARD.json...
+ *                                      M (gelucheck merge of the SHARDs, in shard order)
+ *                                      equals R (the run without --shard) byte for byte
+ *                                      without "timing", "shard" and "complete"; the
+ *                                      shards split the ulp suite and skip the others
+ *   test_run_result mpfr R.json        the run recorded --reference mpfr and measured
  *
  * Each check names the row or member that failed. */
 #include <setjmp.h>
@@ -235,6 +241,7 @@ static void test_erf1p(void **state)
     const json_t *k = find(json_object_get(doc, "kernels"), "kernel", "erf1p.f32");
     assert_non_null(k);
     assert_string_equal(str(k, "verdict"), "fail");
+    assert_string_equal(str(doc, "reference"), "fast"); /* the default */
     const json_t *tail = find(json_object_get(k, "suites"), "name", "tail");
     const json_t *ulp = find(json_object_get(k, "suites"), "name", "ulp");
     assert_non_null(tail);
@@ -283,17 +290,16 @@ static void test_timeout(void **state)
     }
 }
 
-/* ---------------------------------------------------------------- same ----------------- */
+/* ---------------------------------------------------------------- same, merged --------- */
 
-static void test_same(void **state)
+/* doc and doc2 are the same bytes (as jansson writes them) once the members strip[] are
+ * taken out of both. */
+static void assert_same_without(const char *const *strip, size_t n)
 {
-    (void)state;
-    const json_t *t1 = json_object_get(doc, "timing"), *t2 = json_object_get(doc2, "timing");
-    /* the two runs really used different thread counts */
-    assert_int_not_equal(json_integer_value(json_object_get(t1, "threads")),
-                         json_integer_value(json_object_get(t2, "threads")));
-    json_object_del(doc, "timing");
-    json_object_del(doc2, "timing");
+    for (size_t i = 0; i < n; i++) {
+        json_object_del(doc, strip[i]);
+        json_object_del(doc2, strip[i]);
+    }
     char *a = json_dumps(doc, JSON_INDENT(1)), *b = json_dumps(doc2, JSON_INDENT(1));
     assert_non_null(a);
     assert_non_null(b);
@@ -306,6 +312,82 @@ static void test_same(void **state)
     assert_true(a[i] == b[i]);
     free(a);
     free(b);
+}
+
+static void test_same(void **state)
+{
+    (void)state;
+    const json_t *t1 = json_object_get(doc, "timing"), *t2 = json_object_get(doc2, "timing");
+    static const char *const strip[] = { "timing" };
+    /* the two runs really used different thread counts */
+    assert_int_not_equal(json_integer_value(json_object_get(t1, "threads")),
+                         json_integer_value(json_object_get(t2, "threads")));
+    assert_same_without(strip, 1);
+}
+
+#define MAX_SHARDS 64
+static json_t *shards[MAX_SHARDS]; /* merged mode: the shard results, in shard order */
+static size_t n_shards;
+
+/* Kernel j's ulp points in every shard add up to the run's, and more than one shard measured
+ * some (the suite really split); the other suites ran in shard 0 only. */
+static void check_split(size_t j, const json_t *k)
+{
+    json_int_t want = json_integer_value(json_object_get(find(json_object_get(k, "suites"),
+                                                              "name", "ulp"), "points"));
+    json_int_t sum = 0;
+    size_t busy = 0;
+    for (size_t i = 0; i < n_shards; i++) {
+        const json_t *ks = json_array_get(json_object_get(shards[i], "kernels"), j), *s;
+        size_t m;
+        json_array_foreach(json_object_get(ks, "suites"), m, s) {
+            json_int_t p = json_integer_value(json_object_get(s, "points"));
+            if (strcmp(str(s, "name"), "ulp") == 0) {
+                sum += p;
+                busy += p > 0;
+            } else if (i > 0) {
+                assert_string_equal(str(s, "verdict"), "skip");
+                assert_non_null(strstr(str(s, "note"), "shard 0 only"));
+            }
+        }
+    }
+    print_message("%s: ulp points %lld in %zu shards, %zu of them busy\n", str(k, "kernel"),
+                  (long long)want, n_shards, busy);
+    assert_int_equal(sum, want);
+    if (n_shards > 1)
+        assert_true(busy >= 2);
+}
+
+static void test_merged(void **state)
+{
+    (void)state;
+    static const char *const strip[] = { "timing", "shard", "complete" };
+    const json_t *sh = json_object_get(doc2, "shard");
+    assert_int_equal(json_integer_value(json_object_get(sh, "merged")), n_shards);
+    assert_int_equal(json_integer_value(json_object_get(sh, "count")), 1);
+    assert_true(json_is_true(json_object_get(doc2, "complete")));
+    for (size_t i = 0; i < n_shards; i++) {
+        const json_t *si = json_object_get(shards[i], "shard");
+        assert_int_equal(json_integer_value(json_object_get(si, "index")), i);
+        assert_int_equal(json_integer_value(json_object_get(si, "count")), n_shards);
+    }
+    size_t j;
+    json_t *k;
+    json_array_foreach(json_object_get(doc, "kernels"), j, k)
+        check_split(j, k);
+    assert_same_without(strip, 3);
+}
+
+/* ---------------------------------------------------------------- --reference mpfr ----- */
+
+static void test_mpfr(void **state)
+{
+    (void)state;
+    assert_string_equal(str(doc, "reference"), "mpfr");
+    const json_t *k = json_array_get(json_object_get(doc, "kernels"), 0);
+    const json_t *ulp = find(json_object_get(k, "suites"), "name", "ulp");
+    assert_non_null(ulp);
+    assert_true(json_integer_value(json_object_get(ulp, "points")) > 0);
 }
 
 static json_t *load(const char *path)
@@ -327,12 +409,19 @@ int main(int argc, char **argv)
     static const struct CMUnitTest fixture[] = { cmocka_unit_test(test_fixture_clean) };
     static const struct CMUnitTest erf1p[] = { cmocka_unit_test(test_erf1p) };
     static const struct CMUnitTest same[] = { cmocka_unit_test(test_same) };
+    static const struct CMUnitTest merged[] = { cmocka_unit_test(test_merged) };
+    static const struct CMUnitTest mpfr[] = { cmocka_unit_test(test_mpfr) };
     static const struct CMUnitTest timeout[] = { cmocka_unit_test(test_timeout) };
 
+    int is_merged = argc > 1 && strcmp(argv[1], "merged") == 0;
+    for (int i = 4; is_merged && i < argc && n_shards < MAX_SHARDS; i++)
+        if (!(shards[n_shards++] = load(argv[i])))
+            return 2;
     if (argc < 3 || !(doc = load(argv[2])) || (argc > 3 && !(doc2 = load(argv[3]))) ||
-        (strcmp(argv[1], "same") == 0 && !doc2)) {
-        fprintf(stderr, "usage: test_run_result mutants|fixture|erf1p|timeout R.json "
-                        "[R2.json] | same A B\n");
+        ((strcmp(argv[1], "same") == 0 || is_merged) && !doc2) ||
+        (is_merged && (n_shards == 0 || argc - 4 > MAX_SHARDS))) {
+        fprintf(stderr, "usage: test_run_result mutants|fixture|erf1p|timeout|mpfr R.json "
+                        "[R2.json] | same A B | merged R M SHARD...\n");
         return 2;
     }
     int rc = 2;
@@ -351,6 +440,12 @@ int main(int argc, char **argv)
         rc = cmocka_run_group_tests_name("run_same", same, NULL, NULL);
     else if (strcmp(argv[1], "timeout") == 0)
         rc = cmocka_run_group_tests_name("run_timeout", timeout, NULL, NULL);
+    else if (is_merged)
+        rc = cmocka_run_group_tests_name("run_merged", merged, NULL, NULL);
+    else if (strcmp(argv[1], "mpfr") == 0)
+        rc = cmocka_run_group_tests_name("run_mpfr", mpfr, NULL, NULL);
+    for (size_t i = 0; i < n_shards; i++)
+        json_decref(shards[i]);
     json_decref(doc);
     json_decref(doc2);
     return rc;

@@ -1,0 +1,34 @@
+/* shard.c: which work a shard of --shard K/N does (DESIGN.md section 9; suites.h).
+ *
+ * Only the ulp suite splits: it is the one whose work grows with --exhaustive (every binary32
+ * input, 2^32), and its statistics are counts, maxima with their arguments and worst lists,
+ * which merge exactly.  The tail suite stays whole because its flush point is refined from the
+ * first zero output of the whole scan (a kernel run that no merge can redo), and the identity
+ * suite because its inputs are a fixed-size sample that --exhaustive does not grow (seconds);
+ * special, vector and fingerprint are fixed probe sets (DESIGN.md: shard 0 only). */
+#include "suites.h"
+
+int gs_sharded(const struct gs_config *c) { return c->shard_n > 1; }
+
+int gs_suite_splits(enum gs_suite s) { return s == GS_SUITE_ULP; }
+
+int gs_suite_in_shard(const struct gs_config *c, enum gs_suite s)
+{
+    return !gs_sharded(c) || c->shard_k == 0 || gs_suite_splits(s);
+}
+
+/* Items K, K + N, K + 2N, ...: interleaved rather than contiguous ranges, because the cost of
+ * an item depends on where its inputs lie (the reference is fast where a rule decides, slow in
+ * the negative tail), and contiguous ranges of the exhaustive sweep would give one shard all
+ * of x < 0. */
+uint64_t gs_shard_items(const struct gs_config *c, uint64_t n)
+{
+    if (!gs_sharded(c))
+        return n;
+    return n > c->shard_k ? (n - c->shard_k - 1) / c->shard_n + 1 : 0;
+}
+
+uint64_t gs_shard_item(const struct gs_config *c, uint64_t j)
+{
+    return gs_sharded(c) ? c->shard_k + j * c->shard_n : j;
+}

@@ -1,0 +1,26 @@
+# Makes the shard results the gelucheck merge error tests read (cmake -P script, shard.cmake;
+# the setup of the CTest fixture shard_results):
+#   -DEXE=gelucheck  -DDIR=folder (made afresh)
+# in DIR: s0of2.json, s1of2.json (libm erf1p.f16, ulp suite, shards 0 and 1 of 2), s1of3.json
+# (shard 1 of 3), seed2_s1of2.json (shard 1 of 2 of a run with another seed) and
+# incomplete_s1of2.json (s1of2.json saying "complete": false, as an interrupted run will).
+file(REMOVE_RECURSE "${DIR}")
+file(MAKE_DIRECTORY "${DIR}")
+foreach(spec "s0of2:0/2:1" "s1of2:1/2:1" "s1of3:1/3:1" "seed2_s1of2:1/2:2")
+    string(REPLACE ":" ";" spec "${spec}")
+    list(GET spec 0 name)
+    list(GET spec 1 shard)
+    list(GET spec 2 seed)
+    execute_process(COMMAND "${EXE}" run --adapter libm --kernel erf1p.f16 --suite ulp
+        --threads 1 --seed ${seed} --shard ${shard} --json ${name}.json
+        WORKING_DIRECTORY "${DIR}" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
+    if(rc GREATER 1)
+        message(FATAL_ERROR "gelucheck run --shard ${shard}: exit ${rc}\n${err}")
+    endif()
+endforeach()
+file(READ "${DIR}/s1of2.json" text)
+string(REPLACE "\"complete\": true" "\"complete\": false" text "${text}")
+if(NOT text MATCHES "\"complete\": false")
+    message(FATAL_ERROR "s1of2.json has no \"complete\": true to change")
+endif()
+file(WRITE "${DIR}/incomplete_s1of2.json" "${text}")
