@@ -157,6 +157,19 @@ static int work(void *arg, unsigned t, uint64_t j)
         atomic_store(&u->stop, 1);
         return 1;
     }
+    /* Inputs of one binade (every stratified item but the targets; an exhaustive chunk
+     * within one binade, its inputs being in order) go into per-region statistics of the
+     * item, merged into the thread's region, overall and binade statistics at the end: one
+     * gs_errstat_add per input instead of three.  Merging is order-independent (errstat.c),
+     * so the result is the same either way. */
+    uint64_t item = gs_shard_item(c->cfg, j);
+    int local = n > 0 && (u->exhaustive || item != 0) &&
+                ulp_binade_index(&u->sh, a->x[0]) == ulp_binade_index(&u->sh, a->x[n - 1]);
+    if (local)
+        for (int r = 0; r < GS_N_REGIONS; r++) {
+            gs_errstat_init(&a->loc[r]);
+            gs_errstat_init(&a->ex_loc[r]);
+        }
     size_t reported = 0;
     for (size_t i = 0; i < n; i++) {
         uint64_t x = a->x[i], y = a->y[i];
@@ -165,10 +178,15 @@ static int work(void *arg, unsigned t, uint64_t j)
             gs_ut_progress_add(&u->prog, t, 1024);
             reported = i;
         }
-        uint64_t mag = x & ~u->sh.sign;
-        struct gs_errstat *st[3] = { &a->all, rg < GS_N_REGIONS ? &a->reg[rg] : NULL, NULL };
-        if (mag < u->sh.inf_mag)
-            st[2] = &a->bin[ulp_binade_index(&u->sh, x)];
+        struct gs_errstat *st[3] = { NULL, NULL, NULL };
+        if (local) {
+            st[0] = rg < GS_N_REGIONS ? &a->loc[rg] : NULL;
+        } else {
+            st[0] = &a->all;
+            st[1] = rg < GS_N_REGIONS ? &a->reg[rg] : NULL;
+            if ((x & ~u->sh.sign) < u->sh.inf_mag)
+                st[2] = &a->bin[ulp_binade_index(&u->sh, x)];
+        }
         struct gs_meas m;
         if (gs_ut_judge(c, t, x, y, st, 3, &a->f, "ulp", &m) != 0) {
             atomic_store(&u->stop, 1);
@@ -181,9 +199,27 @@ static int work(void *arg, unsigned t, uint64_t j)
                 atomic_store(&u->stop, 1);
                 return 1;
             }
-            gs_errstat_add(&a->ex_all, &m);
-            if (rg < GS_N_REGIONS)
-                gs_errstat_add(&a->ex_reg[rg], &m);
+            if (local && rg < GS_N_REGIONS) {
+                gs_errstat_add(&a->ex_loc[rg], &m);
+            } else {
+                gs_errstat_add(&a->ex_all, &m);
+                if (rg < GS_N_REGIONS)
+                    gs_errstat_add(&a->ex_reg[rg], &m);
+            }
+        }
+    }
+    if (local) {
+        struct gs_errstat *bin = &a->bin[ulp_binade_index(&u->sh, a->x[0])];
+        for (int r = 0; r < GS_N_REGIONS; r++) {
+            if (a->loc[r].points) {
+                gs_errstat_merge(&a->reg[r], &a->loc[r]);
+                gs_errstat_merge(&a->all, &a->loc[r]);
+                gs_errstat_merge(bin, &a->loc[r]);
+            }
+            if (a->ex_loc[r].points) {
+                gs_errstat_merge(&a->ex_reg[r], &a->ex_loc[r]);
+                gs_errstat_merge(&a->ex_all, &a->ex_loc[r]);
+            }
         }
     }
     a->points += n;

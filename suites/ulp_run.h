@@ -12,6 +12,7 @@ struct ulp_acc {
     struct gs_errstat all, reg[GS_N_REGIONS];
     struct gs_errstat *bin;                  /* ulp_binade_index(): 2 x n_fields */
     struct gs_errstat ex_all, ex_reg[GS_N_REGIONS]; /* vs_exact */
+    struct gs_errstat loc[GS_N_REGIONS], ex_loc[GS_N_REGIONS]; /* one item's, by region */
     struct gs_findings f;
     uint64_t points;
     int nomem;
