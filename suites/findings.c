@@ -68,6 +68,19 @@ static struct gs_bucket *bucket(struct gs_findings *f, enum gs_kind k, enum gs_r
     return f->b[k][r];
 }
 
+int gs_findings_may_keep(const struct gs_findings *f, enum gs_kind k, enum gs_region r,
+                         double score)
+{
+    if ((unsigned)k >= GS_N_KINDS)
+        return 0;
+    if ((unsigned)r > GS_N_REGIONS)
+        r = GS_R_NONE;
+    const struct gs_bucket *b = f->b[k][r];
+    if (b == NULL || b->n_worst < GS_WORST_K)
+        return 1;
+    return key(score) >= key(b->worst[GS_WORST_K - 1].score); /* cmp()'s order */
+}
+
 void gs_findings_add(struct gs_findings *f, const struct gs_finding *x)
 {
     struct gs_bucket *b = bucket(f, x->kind, x->region);

@@ -114,15 +114,6 @@ int id_eval(struct id_state *s, const uint64_t *x, uint64_t *y, size_t n)
     return rc;
 }
 
-int id_kept(const struct gs_findings *f, enum gs_kind k, enum gs_region r, double score)
-{
-    const struct gs_bucket *b = f->b[k][r];
-    if (b == NULL || b->n_worst < GS_WORST_K)
-        return 1;
-    double last = b->worst[GS_WORST_K - 1].score; /* the order of findings.c: NaN as +inf */
-    return isnan(score) || isnan(last) || score >= last;
-}
-
 int id_ref(struct id_state *s, uint64_t x, uint64_t *rn)
 {
     struct gs_refval v;

@@ -66,7 +66,7 @@ static void add(struct id_state *s, enum gs_kind kind, uint64_t x, uint64_t got,
     struct gs_finding fd = { .kind = kind, .region = gs_region_of(s->dt, x), .has_x = 1,
                              .has_got = 1, .x = x, .got = got, .score = score, .ulp = NAN,
                              .abs_err = NAN };
-    if (id_kept(&s->r->findings, kind, fd.region, score))
+    if (gs_findings_may_keep(&s->r->findings, kind, fd.region, score))
         fmt(fd.detail, sizeof fd.detail, s, t);
     gs_findings_add(&s->r->findings, &fd);
 }

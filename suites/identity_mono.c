@@ -89,7 +89,7 @@ static void pair(struct id_state *s, uint64_t a, uint64_t ya, uint64_t b, uint64
                              .has_x = 1, .has_got = 1, .x = b, .got = yb, .ulp = NAN,
                              .abs_err = NAN,
                              .score = back };
-    if (id_kept(&s->r->findings, fd.kind, fd.region, fd.score)) {
+    if (gs_findings_may_keep(&s->r->findings, fd.kind, fd.region, fd.score)) {
         char as[40], bs[40], yas[40], ybs[40];
         geluref_format_dec(as, sizeof as, s->dt, a);
         geluref_format_dec(bs, sizeof bs, s->dt, b);

@@ -62,10 +62,6 @@ int id_identity(struct id_state *s);
 int id_bounds(struct id_state *s);
 int id_monotone(struct id_state *s);
 
-/* Whether a finding of this kind, region and score enters the worst list of f (when not,
- * the caller skips formatting its detail: only the count grows). */
-int id_kept(const struct gs_findings *f, enum gs_kind k, enum gs_region r, double score);
-
 /* Metrics parts. */
 json_t *id_pieces_json(const struct id_state *s);
 

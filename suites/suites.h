@@ -285,6 +285,10 @@ struct gs_findings {
 };
 void gs_findings_init(struct gs_findings *f);
 void gs_findings_release(struct gs_findings *f);
+/* Whether a finding of kind k in region r with this score could enter the worst list (it is
+ * counted either way): callers format a finding's detail text only then. */
+int gs_findings_may_keep(const struct gs_findings *f, enum gs_kind k, enum gs_region r,
+                         double score);
 void gs_findings_add(struct gs_findings *f, const struct gs_finding *x);
 void gs_findings_merge(struct gs_findings *into, const struct gs_findings *from);
 uint64_t gs_findings_count(const struct gs_findings *f, enum gs_kind k); /* all regions */

@@ -139,8 +139,10 @@ int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_
     g.abs_err = m->abs_err;
     /* score: the ulp error, +inf for a non-finite output (DESIGN.md section 6) */
     g.score = isnan(m->ulp) || gs_is_nan(c->dt, y) || gs_is_inf(c->dt, y) ? INFINITY : m->ulp;
-    snprintf(g.detail, sizeof g.detail, "%s: ulp error %.4g, cr_distance %lld, abs error %.4g",
-             what, m->ulp, (long long)m->cr_distance, m->abs_err);
+    /* the text only for a finding that may be kept (most of a sweep's are counted only) */
+    if (gs_findings_may_keep(f, k, g.region, g.score))
+        snprintf(g.detail, sizeof g.detail, "%s: ulp error %.4g, cr_distance %lld, abs error %.4g",
+                 what, m->ulp, (long long)m->cr_distance, m->abs_err);
     gs_findings_add(f, &g);
     return 0;
 }
