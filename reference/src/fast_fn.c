@@ -13,8 +13,8 @@
  *    f(x) and the stand-in interval of cell_k().
  *  - |x| < 2^-(prec+1): f(x) = c (1 + d) with c = x/2, 1/2 or 1 and |d| < 1.6 |x| < 2^-prec
  *    of a known sign (gelu: 2 phi(0) x (1 - x^2/6 + ...) > 0 relative to x/2; normcdf: 2 phi(0)
- *    x; gelu_grad: 4 phi(0) x; erfc: -2x/sqrt(pi)): the same.  Above these thresholds the
- *    computed enclosure (relative error < 2^-97) is at least 1/4 of a cell away from c.
+ *    x; gelu_grad: 4 phi(0) x; erfc: -2x/sqrt(pi)): the same.  Above these thresholds |d| is
+ *    at least 0.4 of a cell, far beyond the enclosure's error (< 2^-65 relatively).
  *  - |x| < 2^-500 (binary64 only; x^2 would underflow): normpdf, gelu_grad2 and erf are
  *    c (1 + d) with c irrational and |d| < x^2: a VALUE with 2^-490 added to its bound. */
 #include "fast_phi.h"
@@ -111,8 +111,8 @@ static int scaled(const struct gr_fx *o, dd a, int64_t q, dd *s)
 }
 
 /* 1 - a 2^-q for 0 < a 2^-q < 1 with a's relative error ea: the result and its
- * relative error (ea a 2^-q + 2^-1070, then 2u^2 of dd_add_d), or 0 when a 2^-q < 2^-85
- * (the caller's saturation rule). */
+ * relative error (ea a 2^-q + 2^-1070, then 2u^2 of dd_add_d), or 0 when a 2^-q is below
+ * 2^-(prec+1) (the caller's saturation rule). */
 static int one_minus(const struct gr_fx *o, dd a, int64_t q, double ea, dd *r, double *er)
 {
     dd s;
@@ -198,6 +198,8 @@ static enum gr_fx_kind gelu_grad(double x, struct gr_fx *o)
     double ep = ed + eps_gauss(o) + 4 * U2;
     if (x < 0)
         return value(o, p, -q, ep);
+    if (!(ep < 0x1p-60)) /* near the zero of D at x = 0.7518 its sign is not known */
+        return o->kind = GR_FX_NONE;
     dd s;
     int dir = p.hi > 0 ? 1 : -1;
     if (!scaled(o, dir > 0 ? p : dd_neg(p), q, &s)) /* 1 + g d, |g d| < 2^-(prec+1) */
