@@ -32,7 +32,7 @@
  * every thread but one and every shard but shard 0 idle). */
 #define ULP_ITEMS_16 16u
 
-static int acc_init(struct ulp_acc *a, size_t n_bins)
+int ulp_acc_init(struct ulp_acc *a, size_t n_bins, int buffers)
 {
     memset(a, 0, sizeof *a);
     gs_errstat_init(&a->all);
@@ -43,16 +43,18 @@ static int acc_init(struct ulp_acc *a, size_t n_bins)
     }
     gs_findings_init(&a->f);
     a->bin = malloc(n_bins * sizeof *a->bin);
-    a->x = malloc(GS_UT_BATCH * sizeof *a->x);
-    a->y = malloc(GS_UT_BATCH * sizeof *a->y);
-    if (!a->bin || !a->x || !a->y)
+    if (buffers) {
+        a->x = malloc(GS_UT_BATCH * sizeof *a->x);
+        a->y = malloc(GS_UT_BATCH * sizeof *a->y);
+    }
+    if (!a->bin || (buffers && (!a->x || !a->y)))
         return -1;
     for (size_t i = 0; i < n_bins; i++)
         gs_errstat_init(&a->bin[i]);
     return 0;
 }
 
-static void acc_release(struct ulp_acc *a)
+void ulp_acc_release(struct ulp_acc *a)
 {
     free(a->bin);
     free(a->x);
@@ -323,7 +325,7 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
     int nomem = !u.acc || !u.prog.last;
     size_t n_bins = 2 * (size_t)u.sh.n_fields;
     for (unsigned t = 0; !nomem && t < nt; t++)
-        nomem = acc_init(&u.acc[t], n_bins) != 0;
+        nomem = ulp_acc_init(&u.acc[t], n_bins, 1) != 0;
     if (!nomem) {
         if (u.exhaustive) {
             uint64_t space = u.sh.bits >= 64 ? 0 : (uint64_t)1 << u.sh.bits;
@@ -363,7 +365,7 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
     json_decref(curve);
     gs_ut_verdict(c, r, "ulp", nomem, atomic_load(&u.failed));
     for (unsigned t = 0; u.acc && t < nt; t++)
-        acc_release(&u.acc[t]);
+        ulp_acc_release(&u.acc[t]);
     free(u.acc);
     free(u.prog.last);
     free(u.targets);

@@ -166,29 +166,6 @@ static json_t *entry_json(const struct ulp_run *u, json_t *const *s, size_t n,
     return o;
 }
 
-static void acc_free(struct ulp_acc *a)
-{
-    free(a->bin);
-    gs_findings_release(&a->f);
-}
-
-static int acc_new(struct ulp_acc *a, size_t n_bins)
-{
-    memset(a, 0, sizeof *a);
-    gs_errstat_init(&a->all);
-    gs_errstat_init(&a->ex_all);
-    for (int i = 0; i < GS_N_REGIONS; i++) {
-        gs_errstat_init(&a->reg[i]);
-        gs_errstat_init(&a->ex_reg[i]);
-    }
-    gs_findings_init(&a->f);
-    if (!(a->bin = malloc(n_bins * sizeof *a->bin)))
-        return -1;
-    for (size_t i = 0; i < n_bins; i++)
-        gs_errstat_init(&a->bin[i]);
-    return 0;
-}
-
 json_t *ulp_merge_json(json_t *const *s, size_t n, enum geluref_func func,
                        enum geluref_dtype dt, size_t *bad_shard, char *msg, size_t size)
 {
@@ -207,18 +184,18 @@ json_t *ulp_merge_json(json_t *const *s, size_t n, enum geluref_func func,
     size_t n_bins = 2 * (size_t)u.sh.n_fields;
     json_t *o = NULL;
     *bad_shard = n;
-    if (acc_new(&all, n_bins)) {
+    if (ulp_acc_init(&all, n_bins, 0)) {
         snprintf(msg, size, "out of memory");
         return NULL;
     }
     size_t i = 0;
     for (; i < n; i++) {
-        int rc = acc_new(&one, n_bins);
+        int rc = ulp_acc_init(&one, n_bins, 0);
         if (rc != 0)
             snprintf(msg, size, "out of memory");
         else if ((rc = entry_from_json(&one, &u, s[i], pv.severity, &e)) == 0)
             ulp_acc_merge(&all, &one, n_bins);
-        acc_free(&one);
+        ulp_acc_release(&one);
         if (rc != 0)
             break;
     }
@@ -228,6 +205,6 @@ json_t *ulp_merge_json(json_t *const *s, size_t n, enum geluref_func func,
         u.acc = &all;
         o = entry_json(&u, s, n, &pv, func);
     }
-    acc_free(&all);
+    ulp_acc_release(&all);
     return o;
 }

@@ -56,6 +56,10 @@ static inline size_t ulp_binade_index(const struct gs_ut_shape *s, uint64_t x)
 
 /* The exact counterpart of an approximation (vs_exact), or 0 when there is none (ulp.c). */
 enum geluref_func ulp_exact_of(enum geluref_func f);
+/* Empty statistics for n_bins binades, and (buffers) the input and output batch arrays;
+ * returns -1 when memory runs out (release it all the same). */
+int ulp_acc_init(struct ulp_acc *a, size_t n_bins, int buffers);
+void ulp_acc_release(struct ulp_acc *a);
 void ulp_acc_merge(struct ulp_acc *into, const struct ulp_acc *from, size_t n_bins);
 json_t *ulp_metrics_json(const struct ulp_run *u);
 /* The ulp suite entries s[0..n-1] of one kernel in the n shards of a run, joined into the

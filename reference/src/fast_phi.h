@@ -25,51 +25,35 @@ static const dd INV_FACT4 = { 0x1.5555555555555p-5, 0x1.5555555555555p-59 };
 #define INV_FACT8 0x1.a01a01a01a01ap-16
 #define INV_LN2_1024 0x1.71547652b82fep+10 /* 1024/ln2 rounded: only chooses N */
 
-/* e^(-y), y in [0, 2048]: N = round(1024 y/ln2) < 2^22, q = N >> 10, j = N & 1023,
- * e^(-y) = 2^-q 2^(-j/1024) e^(-r), r = y - N ln2/1024.
- *  r: a = y.hi - N L1 is exact (N L1 has 22 + 31 bits; N >= 1 puts N L1 within a factor 2 of
- *     y.hi, Sterbenz; N = 0: a = y.hi); N L2 is exact too; two_sum is exact; adding y.lo and
- *     -N L3 errs by 2u^2 |r| each (dd_add_d); N L3 rounds by <= 2^-53 |N L3| < 2^-104, and
- *     L1 + L2 + L3 misses ln2/1024 by < 2^-126, times N < 2^22: |r~ - r| < 2^-102.8 in all.
- *     |r| <= (1/2 + 2^-30) ln2/1024 + |y.lo| < 2^-11.5.
+/* The range reduction of e^(-y), y in [0, 2048]: N = round(1024 y/ln2) < 2^22, q = N >> 10,
+ * j = N & 1023, e^(-y) = 2^-q 2^(-j/1024) e^(-r), r = y - N ln2/1024; returns s = -r.
+ *  a = y.hi - N L1 is exact (N L1 has 22 + 31 bits; N >= 1 puts N L1 within a factor 2 of
+ *  y.hi, Sterbenz; N = 0: a = y.hi); N L2 is exact too; two_sum is exact; adding y.lo and
+ *  -N L3 errs by 2u^2 |r| each (dd_add_d); N L3 rounds by <= 2^-53 |N L3| < 2^-104, and
+ *  L1 + L2 + L3 misses ln2/1024 by < 2^-126, times N < 2^22: |r~ - r| < 2^-102.8 in all.
+ *  |r| <= (1/2 + 2^-30) ln2/1024 + |y.lo| < 2^-11.5. */
+static inline dd gr_fast_exp_reduce(dd y, int64_t *n)
+{
+    double nd = nearbyint(y.hi * INV_LN2_1024);
+    double a = y.hi - nd * gr_fast_ln2_1;
+    dd r = two_sum(a, -(nd * gr_fast_ln2_2));
+    r = dd_add_d(r, y.lo);
+    r = dd_add_d(r, -(nd * gr_fast_ln2_3));
+    *n = (int64_t)nd;
+    return dd_neg(r);
+}
+
+/* e^(-y) = m 2^-q:
  *  e^(-r) = sum_{k<=8} s^k/k!, s = -r: truncation < |s|^9/9! 1.01 < 2^-122.  The terms
  *     k >= 5 in double with s.hi: each < 2^-57.5 |...| absolute error < 2^-114.  The dd Horner
  *     steps k = 4..0: the last dd_add errs by 3u^2, the last dd_mul by 4u^2 |s| < 2^-113,
  *     earlier steps weigh |s|^k less: < 3.1u^2 = 2^-104.4 in all.
  *  the product with the table entry (relative error 2^-106): 4u^2 + 2^-106.
- * Total relative error < 2^-102.8 + 2^-104.4 + 2^-104 + 2^-105 < 2^-101.4 <= GR_EPS_EXP. */
-/* The light variant (binary32 and narrower: results decided at p + 16 <= 40 bits): terms up
- * to s^6/6! (truncation < |s|^7/7! 1.01 < 2^-92), those k >= 2 in double: they are < |s|^2/2
- * 1.01 < 2^-24, so their rounding (2u of their sum, with s.hi for s: |s.lo| < 2^-64) costs
- * < 2^-76; then 1 + s (1 + s T) in dd: 3 operations, < 2^-102.  With the reduction and the
- * table: < 2^-75 <= GR_EPS_EXP_LIGHT. */
-static inline dd gr_fast_exp_neg_light(dd y, int64_t *q)
-{
-    double n = nearbyint(y.hi * INV_LN2_1024);
-    double a = y.hi - n * gr_fast_ln2_1;
-    dd r = two_sum(a, -(n * gr_fast_ln2_2));
-    r = dd_add_d(r, y.lo);
-    r = dd_add_d(r, -(n * gr_fast_ln2_3));
-    dd s = dd_neg(r);
-    double t = GR_MULADD(INV_FACT6, s.hi, INV_FACT5);
-    t = GR_MULADD(t, s.hi, 0x1.5555555555555p-5); /* 1/24 */
-    t = GR_MULADD(t, s.hi, 0x1.5555555555555p-3); /* 1/6 */
-    t = GR_MULADD(t, s.hi, 0.5);
-    dd p = dd_add_d(dd_mul_d(s, t), 1.0);
-    p = dd_add_d(dd_mul(p, s), 1.0);
-    int64_t nn = (int64_t)n;
-    *q = nn >> 10;
-    return dd_mul(p, gr_fast_exp2[nn & 1023]);
-}
-
+ * With the reduction: < 2^-102.8 + 2^-104.4 + 2^-104 + 2^-105 < 2^-101.4 <= GR_EPS_EXP. */
 static inline dd gr_fast_exp_neg(dd y, int64_t *q)
 {
-    double n = nearbyint(y.hi * INV_LN2_1024);
-    double a = y.hi - n * gr_fast_ln2_1;
-    dd r = two_sum(a, -(n * gr_fast_ln2_2));
-    r = dd_add_d(r, y.lo);
-    r = dd_add_d(r, -(n * gr_fast_ln2_3));
-    dd s = dd_neg(r);
+    int64_t n;
+    dd s = gr_fast_exp_reduce(y, &n);
     double t = INV_FACT8;
     t = t * s.hi + INV_FACT7;
     t = t * s.hi + INV_FACT6;
@@ -79,23 +63,29 @@ static inline dd gr_fast_exp_neg(dd y, int64_t *q)
     p = dd_add_d(dd_mul(p, s), 0.5);
     p = dd_add_d(dd_mul(p, s), 1.0);
     p = dd_add_d(dd_mul(p, s), 1.0);
-    int64_t nn = (int64_t)n;
-    *q = nn >> 10;
-    return dd_mul(p, gr_fast_exp2[nn & 1023]);
+    *q = n >> 10;
+    return dd_mul(p, gr_fast_exp2[n & 1023]);
 }
 
-/* M(z), z in [0, GR_M_ZMAX]: i = round(32 z.hi), t = z - i/32 (z.hi - i/32 is exact:
- * Sterbenz for i >= 1, and t = z.hi for i = 0; two_sum with z.lo is exact), |t| <= 2^-6
- * (1 + 2^-40), which moves the generator's bounds by a factor below 1 + 2^-30.
- * M(z_i + t) = sum_{k<16} a_k t^k + R:
- *   |R| <= 2^-106 M (generator: Lagrange remainder at the cell's left end);
- *   terms k >= 8 in double with t.hi: their sum is <= 2^-53 M (generator), so 8 roundings
- *     and the coefficients' rounding cost < 2^-103 M; t.lo (< 2^-59) changes them by less;
- *   dd Horner steps k = 7..1: each <= 7u^2 (dd_mul + dd_add) of |S_k t^k| <= 2^-4 M
- *     (generator: sum_{k>=1} |a_k t^k| <= 2^-4 M): 49/16 u^2 M;
- *   step 0: 4u^2 2^-4 M + 3u^2 |S_0|, S_0 <= M (1 + 2^-100);
- *   the coefficients as double-double: 2^-106 of each term: < 0.6u^2 M.
- * Total < (3.07 + 0.25 + 3.01 + 0.6) u^2 M + 2^-103 M + 2^-106 M < 2^-101.7 M <= GR_EPS_M. */
+/* The light variant (binary32 and narrower: results decided at p + 16 <= 40 bits): terms up
+ * to s^6/6! (truncation < |s|^7/7! 1.01 < 2^-92), those k >= 2 in double: they are < |s|^2/2
+ * 1.01 < 2^-24, so their rounding (2u of their sum, with s.hi for s: |s.lo| < 2^-64) costs
+ * < 2^-76; then 1 + s (1 + s T) in dd: 3 operations, < 2^-102.  With the reduction and the
+ * table: < 2^-75 <= GR_EPS_EXP_LIGHT. */
+static inline dd gr_fast_exp_neg_light(dd y, int64_t *q)
+{
+    int64_t n;
+    dd s = gr_fast_exp_reduce(y, &n);
+    double t = GR_MULADD(INV_FACT6, s.hi, INV_FACT5);
+    t = GR_MULADD(t, s.hi, 0x1.5555555555555p-5); /* 1/24 */
+    t = GR_MULADD(t, s.hi, 0x1.5555555555555p-3); /* 1/6 */
+    t = GR_MULADD(t, s.hi, 0.5);
+    dd p = dd_add_d(dd_mul_d(s, t), 1.0);
+    p = dd_add_d(dd_mul(p, s), 1.0);
+    *q = n >> 10;
+    return dd_mul(p, gr_fast_exp2[n & 1023]);
+}
+
 /* The light variant: 11 terms (remainder <= 2^-72 M, generator), the terms k >= 3 in double
  * (their sum is <= 2^-16 M, generator), so 8 Horner steps, each rounding once or twice
  * (GR_MULADD), cost < 2 2^-52 2^-16 M = 2^-67 M; then three dd steps (< 2^-101).  In all
