@@ -31,6 +31,7 @@ struct job {
     uint64_t n, seed, lo, hi;
     uint64_t *cand;
     size_t n_cand;
+    int full; /* candidates were dropped: the buffer was full */
 };
 
 static uint64_t mix(uint64_t z)
@@ -69,16 +70,21 @@ static void *scan(void *arg)
             continue;
         if (geluref_eval_odd(j->f, j->dt, x, GELUREF_PATH_FAST, NULL, NULL, &o) != GELUREF_OK)
             continue;
-        if (coarse(&o, d) >= 0x1p-10 || j->n_cand == MAX_CAND)
+        if (coarse(&o, d) >= 0x1p-10)
             continue;
-        /* a rule's cell or a negligible value: decided without evaluating f (f(x) = c -+
-         * tiny next to a value c: saturation, x/2 near 0, 1 - tiny, ...); left out */
+        /* f(x) = c (1 +- d) next to a p-bit value c with |d| < 2^-(p+1) by a rule's bound
+         * (saturation, x/2 near 0, 1 - tiny, ...: the fast path's rules asked at p + 1
+         * bits), or negligible: near a boundary by construction, not hard; left out */
         struct gr_fx fx;
         char txt[64];
         geluref_format_hex(txt, sizeof txt, j->dt, x);
         double xd = strtod(txt, NULL); /* exact: a hex float of at most 53 bits */
-        enum gr_fx_kind kind = gr_fast_eval(j->f, xd, d->prec + 16, &fx);
-        if (kind != GR_FX_CELL && kind != GR_FX_TINY)
+        enum gr_fx_kind kind = gr_fast_eval(j->f, xd, d->prec + 1, &fx);
+        if (kind == GR_FX_CELL || kind == GR_FX_TINY)
+            continue;
+        if (j->n_cand == MAX_CAND)
+            j->full = 1;
+        else
             j->cand[j->n_cand++] = x;
     }
     return NULL;
@@ -154,14 +160,21 @@ int main(int argc, char **argv)
     for (int i = 0; i < THREADS; i++) {
         jobs[i] = (struct job){ f, dt, all, n, seed, n / THREADS * (uint64_t)i,
                                 i == THREADS - 1 ? n : n / THREADS * (uint64_t)(i + 1),
-                                malloc(MAX_CAND * sizeof(uint64_t)), 0 };
+                                malloc(MAX_CAND * sizeof(uint64_t)), 0, 0 };
         if (!jobs[i].cand || pthread_create(&th[i], NULL, scan, &jobs[i]) != 0)
             return 1;
     }
     size_t total = 0;
+    int full = 0;
     for (int i = 0; i < THREADS; i++) {
         pthread_join(th[i], NULL);
         total += jobs[i].n_cand;
+        full |= jobs[i].full;
+    }
+    if (full) { /* a set that missed candidates is not what the header would say */
+        fprintf(stderr, "find_hard: more than %d candidates per thread: give fewer inputs\n",
+                MAX_CAND);
+        return 1;
     }
     struct hard *h = malloc((total + 1) * sizeof *h);
     size_t m = 0;
@@ -183,10 +196,10 @@ int main(int argc, char **argv)
         printf("# Found among %" PRIu64 " random bit patterns (seed %" PRIu64 "; every binade and "
                "both signs alike):\n", n, seed);
     printf("# pass 1 kept the %zu inputs whose value rounded to odd at p+16 bits lies within\n"
-           "# 2^-10 ulp of a boundary, leaving out those the fast path decides by a rule (f(x) =\n"
-           "# c -+ tiny next to a value c: saturation, x/2 near 0, ...); pass 2 measured each\n"
-           "# with MPFR at 256 bits (results below half the smallest subnormal left out: their\n"
-           "# roundings follow from the sign).\n"
+           "# 2^-10 ulp of a boundary, leaving out those where f(x) = c (1 +- d) next to a value\n"
+           "# c with |d| < 2^-(p+1) by the fast path's rules (saturation, x/2 near 0, ...: near\n"
+           "# a boundary by construction); pass 2 measured each with MPFR at 256 bits (results\n"
+           "# below half the smallest subnormal left out: their roundings follow from the sign).\n"
            "# Columns: input bits, input as hex float, log2(distance in ulps).\n"
            "# Regenerate (tests/data/README.md): find_hard",
            total);
