@@ -21,12 +21,14 @@ struct list_args {
     const char **specs; /* --adapter values, in order */
     size_t n_specs;
     const char *options; /* --adapter-options */
+    const char *func;    /* --func, for onnx: (NULL: gelu) */
     int json, help;
 };
 
 static const struct option long_opts[] = {
     { "adapter", required_argument, NULL, 'a' },
     { "adapter-options", required_argument, NULL, 'o' },
+    { "func", required_argument, NULL, 'F' },
     { "json", no_argument, NULL, 'j' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
@@ -39,7 +41,8 @@ static void usage(void)
     for (size_t i = 0, len = 0; i < gc_builtin_count() && len < sizeof names; i++)
         len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
                                 gc_builtin_get(i)->name);
-    printf("usage: gelucheck list [--adapter SPEC]... [--adapter-options STR] [--json]\n"
+    printf("usage: gelucheck list [--adapter SPEC]... [--adapter-options STR] [--func F]\n"
+           "                      [--json]\n"
            "\n"
            "Lists adapters and their kernels: name, func, dtype and description.  Without\n"
            "--adapter: every built-in adapter of this build, and the built-ins it skipped\n"
@@ -47,9 +50,10 @@ static void usage(void)
            "\n"
            "      --adapter SPEC          list this adapter (repeatable).  SPEC is a built-in\n"
            "                              name (%s), plugin:PATH or a PATH\n"
-           "                              ending in .so (a plug-in), or exec:COMMAND (a\n"
-           "                              subprocess)\n"
+           "                              ending in .so (a plug-in), exec:COMMAND (a\n"
+           "                              subprocess), or onnx:MODEL.onnx (run by ONNX Runtime)\n"
            "      --adapter-options STR   passed to each plug-in's open()\n"
+           "      --func F                what onnx: models compute (default: gelu)\n"
            "      --json                  one JSON document on stdout (below)\n"
            "  -h, --help                  this text\n"
            "\n"
@@ -83,6 +87,9 @@ static int parse_args(struct list_args *r, int ac, char **av)
             break;
         case 'o':
             r->options = optarg;
+            break;
+        case 'F':
+            r->func = optarg;
             break;
         case 'j':
             r->json = 1;
@@ -217,13 +224,14 @@ static int list(const struct list_args *r)
     int rc = CLI_EXIT_PASS, shown = 0, skipped = 0;
 
     opt.options = r->options;
+    opt.func = r->func;
     if (r->json && !(doc = json_pack("{s:[], s:[], s:[]}", "adapters", "skipped", "errors"))) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
     for (size_t i = 0; i < gc_builtin_count() && r->n_specs == 0; i++) {
         const struct gc_builtin *b = gc_builtin_get(i);
-        if (!b->entry) {
+        if (b->skipped) {
             skipped++;
             continue;
         }
@@ -238,7 +246,7 @@ static int list(const struct list_args *r)
         printf("%sskipped built-in adapters (not in this build):\n", shown ? "\n" : "");
     for (size_t i = 0; i < gc_builtin_count() && skipped; i++) {
         const struct gc_builtin *b = gc_builtin_get(i);
-        if (b->entry)
+        if (!b->skipped)
             continue;
         if (doc)
             json_array_append_new(json_object_get(doc, "skipped"),

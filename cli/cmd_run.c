@@ -47,16 +47,16 @@ static const struct option long_opts[] = {
     { "shard", required_argument, NULL, 'K' },
     { "reference", required_argument, NULL, 'f' },
     { "help", no_argument, NULL, 'h' },
+    { "func", required_argument, NULL, 'F' },
     /* DESIGN.md section 11 options that later issues bring: refused by name */
-    { "func", required_argument, NULL, 1 },
     { "resume", required_argument, NULL, 7 },
     { NULL, 0, NULL, 0 },
 };
 static const char short_opts[] = "+:h";
-/* the issue each refused option belongs to, by its getopt value 1..7 (2 and 3 were --shard
- * and --reference, 4..6 the reports issue's --report, --junit and --baseline, now
+/* the issue each refused option belongs to, by its getopt value 1..7 (1 was --func, 2 and 3
+ * --shard and --reference, 4..6 the reports issue's --report, --junit and --baseline, now
  * implemented) */
-static const char *const later_issue[] = { NULL, "onnx", NULL, NULL, NULL,
+static const char *const later_issue[] = { NULL, NULL, NULL, NULL, NULL,
                                            NULL, NULL, "reliability" };
 
 #define SUITE_LIST "ulp, special, identity, tail, vector, fingerprint"
@@ -69,8 +69,15 @@ static void usage(void)
            "--kernel and --dtype), judges them by a policy, prints a summary and optionally\n"
            "writes the JSON result (schema gelucheck-result/1).\n"
            "\n"
-           "      --adapter SPEC        a built-in name (libm, mutants), plugin:PATH or a PATH\n"
-           "                            ending in .so, or exec:COMMAND (repeatable; required)\n"
+           "      --adapter SPEC        a built-in name (libm, mutants, sleef, onednn,\n"
+           "                            onnxruntime, torch, musl: 'gelucheck list' shows which\n"
+           "                            this build has), plugin:PATH or a PATH ending in .so,\n"
+           "                            exec:COMMAND, or onnx:MODEL.onnx (a model with one\n"
+           "                            float input and one output of its shape, run by ONNX\n"
+           "                            Runtime) (repeatable; required)\n"
+           "      --func F              what the onnx: models compute: gelu, gelu_tanh,\n"
+           "                            gelu_sigmoid, gelu_grad, gelu_tanh_grad, normcdf,\n"
+           "                            normpdf, erf, erfc (default: gelu)\n"
            "      --adapter-options STR passed to each plug-in's open() (default: none)\n"
            "      --kernel NAME         run only this kernel (repeatable; default: all); a name\n"
            "                            no adapter has is a usage error (exit 2)\n"
@@ -114,7 +121,7 @@ static void usage(void)
            "                            the fast one (the same results, slower) (default: fast)\n"
            "  -h, --help                this text\n"
            "\n"
-           "Not implemented yet (refused with the issue that brings them): --func, --resume.\n"
+           "Not implemented yet (refused with the issue that brings them): --resume.\n"
            "\n"
            "The result does not depend on --threads or --progress: they are left out of its\n"
            "\"command\" and kept under \"timing\"; --shard is left out too and kept under\n"
@@ -231,6 +238,16 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
         r->specs[r->n_specs++] = arg;
         return 0;
     case 'o': r->options = arg; return 0;
+    case 'F': {
+        enum geluref_func f;
+        if (geluref_func_from_name(arg, &f) == 0 && f != GELUREF_GELU_SCALED) {
+            r->func = arg;
+            return 0;
+        }
+        cli_error("unknown --func '%s' (expected one of: gelu, gelu_tanh, gelu_sigmoid, "
+                  "gelu_grad, gelu_tanh_grad, normcdf, normpdf, erf, erfc)", arg);
+        return -1;
+    }
     case 'k': r->kernels[r->n_kernels++] = arg; return 0;
     case 'd':
         if (geluref_dtype_from_name(arg, &r->dtype) == 0) {

@@ -13,6 +13,7 @@ struct run_args {
     const char **specs;        /* --adapter, in order */
     size_t n_specs;
     const char *options;       /* --adapter-options */
+    const char *func;          /* --func: what onnx: models compute (NULL: gelu) */
     const char **kernels;      /* --kernel, in order */
     size_t n_kernels;
     int has_dtype;

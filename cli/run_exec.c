@@ -173,6 +173,7 @@ int run_execute(struct run_args *r)
         return CLI_EXIT_USAGE;
     }
     opt.options = r->options;
+    opt.func = r->func;
     opt.startup_timeout_s = r->startup_timeout_s;
     opt.batch_timeout_s = r->timeout_s;
     for (size_t s = 0; s < r->n_specs; s++) {

@@ -76,11 +76,14 @@ struct gc_open_options {
     const char *options;        /* --adapter-options, passed to a plug-in's open(); may be NULL */
     double startup_timeout_s;   /* exec: for the banner up to 'ready' (default 60) */
     double batch_timeout_s;     /* exec: per eval request (default 60) */
+    const char *func;           /* onnx:MODEL: the func the model computes (--func); NULL:
+                                   gelu */
 };
-#define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0 }
+#define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0, NULL }
 
-/* Resolves spec (DESIGN.md section 5): a built-in name ("libm", "mutants"), "plugin:PATH" or
- * a path ending in ".so" (dlopen), "exec:COMMAND" (subprocess protocol).  On failure *out is
+/* Resolves spec (DESIGN.md section 5): a built-in name ("libm", "mutants", "sleef", ...),
+ * "plugin:PATH" or a path ending in ".so" (dlopen), "exec:COMMAND" (subprocess protocol),
+ * "onnx:MODEL.onnx" (the user's model, run by the onnxruntime adapter's subprocess).  On failure *out is
  * NULL and msg names the spec and the problem. */
 enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *opt,
                                struct gc_adapter **out, char *msg, size_t size);
@@ -97,15 +100,22 @@ void gc_adapter_close(struct gc_adapter *a);
 struct gc_builtin {
     const char *name;
     const char *summary;
-    const struct gelucheck_plugin *(*entry)(uint32_t host_abi); /* NULL when skipped */
+    const struct gelucheck_plugin *(*entry)(uint32_t host_abi); /* in-process; else NULL */
     const char *skipped;        /* why it is not in this build; NULL when it is */
+    const char *command;        /* a subprocess adapter: the /bin/sh command that starts it
+                                   (DESIGN.md 5.2); NULL for in-process ones and skipped ones */
 };
 size_t gc_builtin_count(void);
 const struct gc_builtin *gc_builtin_get(size_t i);
+/* The command of the onnxruntime adapter, which also runs "onnx:MODEL" (NULL when this build
+ * has no onnxruntime adapter). */
+const char *gc_onnx_model_command(void);
 
 /* Entry points of the other adapter folders, called by the registry (adapters/core). */
 const struct gelucheck_plugin *gc_libm_entry(uint32_t host_abi);    /* adapters/libm */
 const struct gelucheck_plugin *gc_mutants_entry(uint32_t host_abi); /* adapters/mutants */
+const struct gelucheck_plugin *gc_sleef_entry(uint32_t host_abi);   /* adapters/sleef */
+const struct gelucheck_plugin *gc_onednn_entry(uint32_t host_abi);  /* adapters/onednn */
 /* adapters/exec: starts COMMAND (the part after "exec:") and reads its banner up to 'ready'. */
 enum gc_status gc_exec_open(const char *command, const char *spec,
                             const struct gc_open_options *opt, struct gc_adapter **out,

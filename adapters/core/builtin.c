@@ -1,12 +1,35 @@
-/* The built-in adapters.  Third-party ones (sleef, onednn, ...) join this table with their
- * configure-time detection: entry NULL and the reason in skipped when a build lacks them. */
+/* The built-in adapters.  libm and mutants are always here; the third-party ones are
+ * detected at configure time (adapters/CMakeLists.txt, gc_builtin_config.h): an in-process
+ * one has its entry, a subprocess one its command, and one that a build lacks says why. */
 #include "adapter.h"
+#include "gc_builtin_config.h"
+
+#if GC_HAVE_SLEEF
+#define SLEEF_ENTRY gc_sleef_entry
+#else
+#define SLEEF_ENTRY NULL
+#endif
+#if GC_HAVE_ONEDNN
+#define ONEDNN_ENTRY gc_onednn_entry
+#else
+#define ONEDNN_ENTRY NULL
+#endif
 
 static const struct gc_builtin builtins[] = {
     { "libm", "the formulas people write with the C library's erf, erfc, tanh and exp",
-      gc_libm_entry, NULL },
+      gc_libm_entry, NULL, NULL },
     { "mutants", "deliberately defective kernels, one per defect class the suites must catch",
-      gc_mutants_entry, NULL },
+      gc_mutants_entry, NULL, NULL },
+    { "sleef", "GELU on SLEEF's erf, erfc and tanh, scalar and vector (libsleef)",
+      SLEEF_ENTRY, GC_SLEEF_SKIPPED, GC_SLEEF_COMMAND },
+    { "onednn", "oneDNN's eltwise gelu_erf and gelu_tanh, forward and backward (libdnnl)",
+      ONEDNN_ENTRY, GC_ONEDNN_SKIPPED, GC_ONEDNN_COMMAND },
+    { "onnxruntime", "ONNX Runtime (onnxruntime-node) on GELU models the project builds",
+      NULL, GC_ONNXRUNTIME_SKIPPED, GC_ONNXRUNTIME_COMMAND },
+    { "torch", "PyTorch's F.gelu and its autograd backward (Debian python3-torch)",
+      NULL, GC_TORCH_SKIPPED, GC_TORCH_COMMAND },
+    { "musl", "the libm adapter's formulas built with musl-gcc against musl's libm",
+      NULL, GC_MUSL_SKIPPED, GC_MUSL_COMMAND },
 };
 
 size_t gc_builtin_count(void)
@@ -17,4 +40,9 @@ size_t gc_builtin_count(void)
 const struct gc_builtin *gc_builtin_get(size_t i)
 {
     return i < gc_builtin_count() ? &builtins[i] : NULL;
+}
+
+const char *gc_onnx_model_command(void)
+{
+    return GC_ONNXRUNTIME_COMMAND;
 }

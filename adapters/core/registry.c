@@ -1,6 +1,7 @@
 /* Adapter specs (DESIGN.md 5): a built-in name, "plugin:PATH" or a path ending in ".so"
- * (dlopen), "exec:COMMAND" (the subprocess protocol).  Also the kind-independent part of
- * evaluating and closing. */
+ * (dlopen), "exec:COMMAND" (the subprocess protocol), "onnx:MODEL" (the onnxruntime
+ * adapter's subprocess, started on the user's model).  Also the kind-independent part of
+ * evaluating. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,23 @@ static const char *builtin_names(char *buf, size_t size)
     return buf;
 }
 
+/* A subprocess adapter opened for a built-in or onnx: goes by that name, not its command. */
+static enum gc_status rename_adapter(struct gc_adapter **a, const char *name, char *msg,
+                                     size_t size)
+{
+    char *copy = gc_strdup(name);
+
+    if (!copy) {
+        gc_adapter_close(*a);
+        *a = NULL;
+        gc_msg(msg, size, "adapter '%s': out of memory", name);
+        return GC_E_NOMEM;
+    }
+    free((*a)->name);
+    (*a)->name = copy;
+    return GC_OK;
+}
+
 static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
                                    const struct gc_open_options *opt, struct gc_adapter **out,
                                    char *msg, size_t size)
@@ -37,6 +55,10 @@ static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
     char who[96];
 
     snprintf(who, sizeof who, "built-in adapter '%s'", b->name);
+    if (b->command) {
+        enum gc_status st = gc_exec_open(b->command, spec, opt, out, msg, size);
+        return st == GC_OK ? rename_adapter(out, b->name, msg, size) : st;
+    }
     if (!b->entry) {
         gc_msg(msg, size, "%s is not in this build (%s)", who, b->skipped ? b->skipped : "skipped");
         return GC_E_LOAD;
@@ -47,6 +69,52 @@ static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
         return GC_E_INVALID;
     }
     return gc_plugin_adopt(p, NULL, GC_ADAPTER_BUILTIN, b->name, who, spec, opt, out, msg, size);
+}
+
+/* "onnx:MODEL": the onnxruntime adapter's command with --model 'MODEL' --func FUNC. */
+static enum gc_status open_onnx(const char *model, const char *spec,
+                                const struct gc_open_options *opt, struct gc_adapter **out,
+                                char *msg, size_t size)
+{
+    const char *base = gc_onnx_model_command(), *func = opt->func ? opt->func : "gelu";
+    enum geluref_func f;
+    char safe[256];
+
+    if (!model[0]) {
+        gc_msg(msg, size, "adapter '%s': nothing after the 'onnx:'", spec);
+        return GC_E_SPEC;
+    }
+    if (geluref_func_from_name(func, &f) != 0 || f == GELUREF_GELU_SCALED) {
+        gc_msg(msg, size, "adapter '%s': unknown func '%s' (--func)",
+               gc_safe(safe, sizeof safe, spec, 200), func);
+        return GC_E_SPEC;
+    }
+    if (!base) {
+        const struct gc_builtin *b = NULL;
+        for (size_t i = 0; i < gc_builtin_count(); i++)
+            if (strcmp(gc_builtin_get(i)->name, "onnxruntime") == 0)
+                b = gc_builtin_get(i);
+        gc_msg(msg, size, "adapter '%s': ONNX Runtime is not in this build (%s)",
+               gc_safe(safe, sizeof safe, spec, 200),
+               b && b->skipped ? b->skipped : "skipped");
+        return GC_E_LOAD;
+    }
+    /* The model path in single quotes for /bin/sh, each ' written as '\'' */
+    size_t n = strlen(base) + strlen(" --model '' --func ") + strlen(func) + 1;
+    for (const char *p = model; *p; p++)
+        n += *p == '\'' ? 4 : 1;
+    char *cmd = malloc(n);
+    if (!cmd) {
+        gc_msg(msg, size, "adapter '%s': out of memory", spec);
+        return GC_E_NOMEM;
+    }
+    char *w = cmd + sprintf(cmd, "%s --model '", base);
+    for (const char *p = model; *p; p++)
+        w = *p == '\'' ? (memcpy(w, "'\\''", 4), w + 4) : (*w = *p, w + 1);
+    sprintf(w, "' --func %s", func);
+    enum gc_status st = gc_exec_open(cmd, spec, opt, out, msg, size);
+    free(cmd);
+    return st == GC_OK ? rename_adapter(out, spec, msg, size) : st;
 }
 
 enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *opt,
@@ -67,6 +135,8 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
     for (size_t i = 0; i < gc_builtin_count(); i++)
         if (strcmp(spec, gc_builtin_get(i)->name) == 0)
             return open_builtin(gc_builtin_get(i), spec, opt, out, msg, size);
+    if (starts_with(spec, "onnx:"))
+        return open_onnx(spec + 5, spec, opt, out, msg, size);
     const char *rest = starts_with(spec, "exec:") ? spec + 5
                        : starts_with(spec, "plugin:") ? spec + 7 : NULL;
     if (rest && !rest[0]) {
@@ -78,7 +148,8 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
         return gc_exec_open(rest, spec, opt, out, msg, size);
     if (rest || ends_with(spec, ".so"))
         return gc_plugin_dlopen(rest ? rest : spec, spec, opt, out, msg, size);
-    gc_msg(msg, size, "unknown adapter '%s' (built-in: %s; or plugin:PATH, PATH.so, exec:COMMAND)",
+    gc_msg(msg, size, "unknown adapter '%s' (built-in: %s; or plugin:PATH, PATH.so, "
+           "exec:COMMAND, onnx:MODEL.onnx)",
            gc_safe(safe, sizeof safe, spec, 200), builtin_names(names, sizeof names));
     return GC_E_SPEC;
 }

@@ -19,19 +19,21 @@ struct spec_case {
     const char *want; /* the whole message */
 };
 
+#define BUILTINS "libm, mutants, sleef, onednn, onnxruntime, torch, musl"
 static const struct spec_case bad_specs[] = {
     { "", GC_E_SPEC, "empty adapter spec" },
     { "nosuch", GC_E_SPEC,
-      "unknown adapter 'nosuch' (built-in: libm, mutants; or plugin:PATH, PATH.so, "
-      "exec:COMMAND)" },
+      "unknown adapter 'nosuch' (built-in: " BUILTINS "; or plugin:PATH, "
+      "PATH.so, exec:COMMAND, onnx:MODEL.onnx)" },
     { "LIBM", GC_E_SPEC,
-      "unknown adapter 'LIBM' (built-in: libm, mutants; or plugin:PATH, PATH.so, "
-      "exec:COMMAND)" },
+      "unknown adapter 'LIBM' (built-in: " BUILTINS "; or plugin:PATH, "
+      "PATH.so, exec:COMMAND, onnx:MODEL.onnx)" },
     { "lib.so.1", GC_E_SPEC,
-      "unknown adapter 'lib.so.1' (built-in: libm, mutants; or plugin:PATH, PATH.so, "
-      "exec:COMMAND)" },
+      "unknown adapter 'lib.so.1' (built-in: " BUILTINS "; or plugin:PATH, "
+      "PATH.so, exec:COMMAND, onnx:MODEL.onnx)" },
     { "exec:", GC_E_SPEC, "adapter 'exec:': nothing after the 'exec:'" },
     { "plugin:", GC_E_SPEC, "adapter 'plugin:': nothing after the 'plugin:'" },
+    { "onnx:", GC_E_SPEC, "adapter 'onnx:': nothing after the 'onnx:'" },
 };
 
 static void test_bad_specs(void **state)
@@ -74,22 +76,30 @@ static void test_relative_paths(void **state)
     assert_non_null(strstr(msg, "plug-in '" FX_GOOD_FILE "': ./" FX_GOOD_FILE ": cannot open"));
 }
 
-/* The built-in table: libm and mutants, both in every build; each opens and has kernels. */
+/* The built-in table: libm and mutants, in every build, open and have kernels; the
+ * third-party ones (DESIGN.md 5) follow in a fixed order, each either in-process (entry),
+ * a subprocess (command) or skipped with a reason: exactly one of the three. */
 static void test_builtins(void **state)
 {
     (void)state;
-    static const char *const names[] = { "libm", "mutants" };
+    static const char *const names[] = { "libm", "mutants", "sleef", "onednn",
+                                         "onnxruntime", "torch", "musl" };
 
-    assert_int_equal(gc_builtin_count(), 2);
-    assert_null(gc_builtin_get(2));
+    assert_int_equal(gc_builtin_count(), 7);
+    assert_null(gc_builtin_get(7));
+    for (size_t i = 0; i < 7; i++) {
+        const struct gc_builtin *b = gc_builtin_get(i);
+        assert_string_equal(b->name, names[i]);
+        assert_true(strlen(b->summary) > 0);
+        assert_int_equal(!!b->entry + !!b->command + !!b->skipped, 1);
+        if (b->skipped)
+            assert_true(strlen(b->skipped) > 0);
+    }
     for (size_t i = 0; i < 2; i++) {
         const struct gc_builtin *b = gc_builtin_get(i);
         struct gc_adapter *a;
         char msg[512];
-        assert_string_equal(b->name, names[i]);
         assert_non_null(b->entry);
-        assert_null(b->skipped);
-        assert_true(strlen(b->summary) > 0);
         if (gc_adapter_open(b->name, NULL, &a, msg, sizeof msg) != GC_OK)
             fail_msg("built-in '%s': %s", b->name, msg);
         assert_int_equal(a->kind, GC_ADAPTER_BUILTIN);

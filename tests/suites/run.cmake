@@ -127,7 +127,11 @@ cli_test(run_nothing_selected 2 "run|--adapter|libm|--kernel|erf1p.f32|--dtype|b
     ERR "^${e}no kernel left to run" EMPTY_OUT)
 cli_test(run_json_dir_missing 2 "run|--adapter|libm|--json|/nonexistent/r.json"
     ERR "^${e}cannot write --json '/nonexistent/r[.]json'" EMPTY_OUT)
-foreach(later func:onnx resume:reliability)
+cli_test(run_bad_func 2 "run|--adapter|libm|--func|gleu"
+    ERR "^${e}unknown --func 'gleu' [(]expected one of: gelu, gelu_tanh, .*erfc[)]\n$" EMPTY_OUT)
+cli_test(run_onnx_empty 3 "run|--adapter|onnx:"
+    ERR "nothing after the 'onnx:'")
+foreach(later resume:reliability)
     string(REPLACE ":" ";" later ${later})
     list(GET later 0 opt)
     list(GET later 1 issue)
