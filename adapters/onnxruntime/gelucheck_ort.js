@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// gelucheck's onnxruntime adapter: GELU graphs run by ONNX Runtime's CPU execution provider
+// (npm onnxruntime-node, pinned in package-lock.json), served over the subprocess protocol.
+//
+// What the library claims: formulas only, no accuracy.  The ONNX spec (Operators.md, Gelu-20:
+// y = 0.5*x*(1+erf(x/sqrt(2))), or with approximate="tanh" 0.5*x*(1+tanh(sqrt(2/pi)*(x+
+// 0.044715*x^3)))) and ORT's ContribOperators.md (com.microsoft Gelu, FastGelu) say what is
+// computed, not how well.  The CPU kernels use MLAS: onnxruntime/core/mlas/lib/erf.cpp says
+// its erf "uses the same polynomial coefficients and algorithm as" the Stack Overflow answer
+// "efficient faithfully rounded implementation of error function erff" (question 35148198),
+// a faithful erf - which says nothing about 1+erf(x/sqrt2) for x < 0, where it cancels.
+// float16 graphs have no CPU kernels: ORT runs them in float between Casts (README.md).
+//
+//   node gelucheck_ort.js                          the built-in kernels (gelucheck: onnxruntime)
+//   node gelucheck_ort.js --model M.onnx --func F  a user's model (gelucheck: onnx:M.onnx)
+//   node gelucheck_ort.js --write-model NAME PATH  writes a built-in graph (e.g. erf_decomp.f32)
+'use strict';
+const fs = require('fs');
+const os = require('os');
+const { GRAPHS, DTYPES, buildModel } = require('./graphs');
+const { serve } = require('./protocol');
+const { TYPES, Failure, firstLine, sessionOptions, evaluator, modelKernels } = require('./session');
+
+const PROG = 'gelucheck_ort.js';
+const LEVELS = [['all', ''], ['disabled', '.noopt']]; // graph optimization level, name suffix
+const ORT_TYPE = { f32: 'float32', f16: 'float16' };
+
+function loadOrt() {
+    if (os.endianness() !== 'LE') throw new Failure('big-endian host: payloads are little-endian');
+    try {
+        const ort = require('onnxruntime-node');
+        ort.env.logLevel = 'error';
+        return ort;
+    } catch (e) {
+        throw new Failure(`cannot load onnxruntime-node (${firstLine(e)}): run scripts/setup ` +
+                          `(npm ci in ${__dirname})`);
+    }
+}
+
+// The JS API shows the package version only; the package bundles the ORT build of its own
+// version (bin/napi-v6/*/libonnxruntime.so.1), whose GetVersionString() it does not expose.
+function versions(ort) {
+    const v = ort.env.versions.node, short = `onnxruntime-node ${v} (ORT ${v}, CPU EP)`;
+    return { short, banner: `${short.slice(0, -1)}, 1 thread; Node ${process.version})` };
+}
+
+// Every graph in float and float16, optimized and not.  A combination ORT rejects (creating
+// the session or a first run) is left out, and stderr says so.
+async function builtinKernels(ort) {
+    const kernels = new Map(), v = versions(ort).short;
+    for (const g of GRAPHS) {
+        for (const dt of Object.keys(DTYPES)) {
+            for (const [level, suffix] of LEVELS) {
+                const name = `${g.name}.${dt}${suffix}`, type = ORT_TYPE[dt];
+                const size = TYPES[type].size;
+                try {
+                    const model = buildModel(g, dt, v);
+                    const session = await ort.InferenceSession.create(model, sessionOptions(level));
+                    const ev = evaluator(ort, session, type, (n) => ({ dims: [n], runs: 1 }));
+                    await ev(Buffer.alloc(3 * size), 3);
+                    const description = `${g.text}; ${dt === 'f32' ? 'float' : 'float16'} in ` +
+                        `and out (1-D, dynamic N); graph optimizations '${level}'; ${v}`;
+                    kernels.set(name, { func: g.func, dtype: dt, size, description, eval: ev });
+                } catch (e) {
+                    const why = `ORT rejects it: ${firstLine(e)}`;
+                    process.stderr.write(`${PROG}: left out ${name}: ${why}\n`);
+                }
+            }
+        }
+    }
+    if (kernels.size === 0) throw new Failure('ORT runs none of the built-in graphs');
+    return kernels;
+}
+
+function writeModel(name, file) {
+    const [gname, dt, extra] = name.split('.'), g = GRAPHS.find((x) => x.name === gname);
+    if (!g || !DTYPES[dt] || extra !== undefined) {
+        const all = GRAPHS.flatMap((x) => Object.keys(DTYPES).map((d) => `${x.name}.${d}`));
+        throw new Failure(`unknown model '${name}': expected one of ${all.join(', ')}`);
+    }
+    try {
+        fs.writeFileSync(file, buildModel(g, dt, PROG));
+    } catch (e) {
+        throw new Failure(`cannot write '${file}': ${firstLine(e)}`);
+    }
+}
+
+const USAGE = `usage: node ${PROG}                        serve the built-in kernels
+       node ${PROG} --model M.onnx --func F   serve a model (one float input, one output)
+       node ${PROG} --write-model NAME PATH   write a built-in graph (NAME: e.g. erf_decomp.f32)
+Speaks gelucheck's subprocess protocol on stdin/stdout (DESIGN.md 5.2).\n`;
+
+async function main(argv) {
+    if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
+        process.stdout.write(USAGE);
+        return 0;
+    }
+    if (argv.length === 3 && argv[0] === '--write-model') {
+        writeModel(argv[1], argv[2]);
+        return 0;
+    }
+    const model = argv.length === 4 && argv[0] === '--model' && argv[2] === '--func';
+    if (argv.length !== 0 && !model) {
+        process.stderr.write(`${PROG}: error: bad arguments '${argv.join(' ')}'\n${USAGE}`);
+        return 2;
+    }
+    const ort = loadOrt(), v = versions(ort);
+    const kernels = model ? await modelKernels(ort, argv[1], argv[3], v.short)
+                          : await builtinKernels(ort);
+    return serve(v.banner, kernels, PROG);
+}
+
+main(process.argv.slice(2)).then((rc) => process.exit(rc), (e) => {
+    process.stderr.write(`${PROG}: error: ${e instanceof Failure ? e.message : e.stack}\n`);
+    process.exit(1);
+});
