@@ -15,18 +15,24 @@ static double seconds(double t, double dflt)
     return t > 0 ? t : dflt;
 }
 
-static struct exec_state *state_new(const char *command, const struct gc_open_options *opt)
+static struct exec_state *state_new(const char *command, const char *spec,
+                                    const struct gc_open_options *opt)
 {
     struct exec_state *s = calloc(1, sizeof *s);
-    size_t n = strlen(command) + 1;
+    int labelled = spec && strncmp(spec, "exec:", 5) != 0;
 
-    if (s)
-        s->command = malloc(n);
-    if (!s || !s->command) {
+    if (s) {
+        s->command = gc_strdup(command);
+        s->label = labelled ? gc_strdup(spec) : NULL;
+    }
+    if (!s || !s->command || (labelled && !s->label)) {
+        if (s) {
+            free(s->command);
+            free(s->label);
+        }
         free(s);
         return NULL;
     }
-    memcpy(s->command, command, n);
     s->startup_s = seconds(opt ? opt->startup_timeout_s : 0, 60.0);
     s->batch_s = seconds(opt ? opt->batch_timeout_s : 0, 60.0);
     s->grace_s = s->batch_s < EXEC_GRACE_S ? s->batch_s : EXEC_GRACE_S;
@@ -96,7 +102,7 @@ enum gc_status gc_exec_open(const char *command, const char *spec,
             snprintf(msg, size, "exec adapter: %s", out ? "no command given" : "no result pointer");
         return GC_E_SPEC;
     }
-    struct exec_state *s = state_new(command, opt);
+    struct exec_state *s = state_new(command, spec, opt);
     if (!s) {
         if (msg && size)
             snprintf(msg, size, "exec adapter: out of memory");

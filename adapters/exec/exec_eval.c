@@ -255,6 +255,7 @@ void exec_state_free(struct exec_state *s, int graceful)
     exec_close_fds(&s->p);
     free(s->scratch);
     free(s->command);
+    free(s->label);
     free(s);
 }
 

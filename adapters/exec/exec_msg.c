@@ -103,8 +103,8 @@ void exec_msg(const struct exec_state *s, int with_stderr, char *msg, size_t siz
 
     if (!msg || size == 0)
         return;
-    quote_command(cmd, sizeof cmd, s->command);
-    int n = snprintf(msg, size, "exec adapter '%s': ", cmd);
+    quote_command(cmd, sizeof cmd, s->label ? s->label : s->command);
+    int n = snprintf(msg, size, "%sadapter '%s': ", s->label ? "" : "exec ", cmd);
     if (n < 0 || (size_t)n >= size)
         return;
     va_start(ap, fmt);
