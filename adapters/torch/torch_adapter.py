@@ -1,0 +1,266 @@
+#!/usr/bin/python3
+"""PyTorch's GELU (torch.nn.functional.gelu) and its autograd backward on the CPU, served over
+gelucheck's subprocess protocol (DESIGN.md section 5.2).  Run it with the Python that has torch
+(Debian 12: /usr/bin/python3, python3-torch 1.13.1):
+    gelucheck run --adapter torch              (configure found it)
+    gelucheck run --adapter 'exec:/usr/bin/python3 adapters/torch/torch_adapter.py'
+
+What PyTorch claims (docs 1.13, torch.nn.functional.gelu and torch.nn.GELU):
+    approximate='none': GELU(x) = x * Phi(x), Phi the CDF of the standard normal distribution;
+    approximate='tanh': GELU(x) = 0.5 * x * (1 + tanh(sqrt(2/pi) * (x + 0.044715 * x^3))).
+No accuracy bound is documented.  The "Numerical accuracy" note (docs/notes/numerical_accuracy)
+says bitwise identical results are not guaranteed across releases or platforms, and that a
+batched or sliced computation need not give the bits of the same computation on one element.
+
+What torch 1.13 does on the CPU (aten/src/ATen/native/Activation.cpp, gelu_out_cpu and
+gelu_backward_out_cpu; confirmed with ONEDNN_VERBOSE=1): with approximate='none', a float32
+tensor, or a bfloat16 one on a CPU with avx512bw/vl/dq (mkldnn_bf16_device_check), that is
+contiguous with numel > 1 goes to oneDNN's eltwise_gelu_erf (forward and backward) unless
+torch.backends.mkldnn is disabled; everything else goes to ATen's GeluKernel: x * 0.5 *
+(1 + erf(x * M_SQRT1_2)) with the vectorized erf of Abramowitz-Stegun 7.1.26
+(aten/src/ATen/cpu/vec/vec256/vec256_float.h) on whole vectors and std::erf / std::tanh on the
+scalar tail, so bits depend on the batch length.  oneDNN 2.x (src/cpu/x64/injectors/
+jit_uni_eltwise_injector.cpp) uses the same A&S erf = 1 - r*t*exp(-x^2) but returns S + S*erf
+with S = (x/sqrt2)/sqrt2 (so -0 and the negative tail give +0) and differentiates as
+0.5 + x/sqrt(2pi)*exp(-x^2/2) + 0.5*erf.  bfloat16 in ATen rounds each intermediate to
+bfloat16 (x = 1 gives 0x3f58, one position above RN(GELU(1)) = 0x3f57); oneDNN computes in
+float and rounds once.  float16 raises "GeluKernelImpl not implemented for 'Half'": left out.
+Hence the kernels NAME.DTYPE (default flags) and NAME.DTYPE.nomkldnn (oneDNN off) for the erf
+form; the tanh form never reaches oneDNN (checked at start-up: same bits), so one kernel each.
+
+The host starts one process per thread, and importing torch takes about 1.5 s: torch runs
+with one thread here (torch.set_num_threads(1)), the host parallelises.
+"""
+import os
+import sys
+
+MAX_BATCH = 65536  # the most elements in one request (DESIGN.md 5.2)
+MAX_LINE = 4096    # the longest line, without its "\n"
+PROBE = [-40.0, -9.0, -6.0, -5.5, -3.0, -2.25, -1.0, -0.75, -0.5, -1e-3, 0.0, 1e-3, 0.5, 1.0,
+         3.0, 6.0]  # start-up probe: does the dtype run, do the mkldnn flags change bits?
+
+# func -> (F.gelu approximate, backward?, formula for the description)
+FUNCS = {
+    'gelu': ('none', False, "F.gelu(x, approximate='none') = x*Phi(x) = 0.5*x*(1+erf(x/sqrt2))"),
+    'gelu_tanh': ('tanh', False, "F.gelu(x, approximate='tanh') = "
+                  "0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x^3)))"),
+    'gelu_grad': ('none', True, "d/dx of F.gelu(x, approximate='none') by autograd "
+                  "(grad_output = ones) = Phi(x) + x*phi(x)"),
+    'gelu_tanh_grad': ('tanh', True, "d/dx of F.gelu(x, approximate='tanh') by autograd "
+                       "(grad_output = ones)"),
+}
+TORCH_NAMES = {'f32': 'float32', 'bf16': 'bfloat16', 'f16': 'float16'}
+
+
+def log(message):
+    print('torch_adapter.py: ' + message, file=sys.stderr, flush=True)
+
+
+class Kernel:
+    def __init__(self, name, func, dtype, approximate, grad, mkldnn, description):
+        self.name, self.func, self.dtype = name, func, dtype
+        self.approximate, self.grad, self.mkldnn = approximate, grad, mkldnn
+        self.description = description
+
+
+class Torch:
+    """torch, imported once; the dtype table and the evaluation of one kernel on x bits."""
+
+    def __init__(self):
+        import numpy
+        import torch
+        import torch.nn.functional
+        self.np, self.torch, self.F = numpy, torch, torch.nn.functional
+        torch.set_num_threads(1)
+        # gelucheck dtype -> (torch dtype, numpy little-endian bits type, integer view dtype)
+        self.dtypes = {'f32': (torch.float32, '<i4', torch.int32),
+                       'bf16': (torch.bfloat16, '<i2', torch.int16),
+                       'f16': (torch.float16, '<i2', torch.int16)}
+
+    def apply(self, x, k):
+        """F.gelu (or its autograd derivative) of tensor x under k's mkldnn setting."""
+        torch = self.torch
+        with torch.backends.mkldnn.flags(enabled=k.mkldnn):
+            if not k.grad:
+                with torch.no_grad():
+                    return self.F.gelu(x, approximate=k.approximate)
+            x = x.detach().requires_grad_(True)
+            y = self.F.gelu(x, approximate=k.approximate)
+            g, = torch.autograd.grad(y, x, torch.ones_like(y))
+            return g
+
+    def eval_bits(self, k, data):
+        """y bits (little-endian bytes) for x bits (little-endian bytes) of k's dtype.  The bits
+        travel through integer views: bf16/f16 are never rounded through float."""
+        tdt, bits, idt = self.dtypes[k.dtype]
+        np = self.np
+        x = self.torch.from_numpy(np.frombuffer(data, dtype=bits).astype(bits[1:])).view(idt)
+        y = self.apply(x.view(tdt), k)
+        return y.contiguous().view(idt).numpy().astype(bits).tobytes()
+
+    def tensor(self, values, dtype):
+        return self.torch.tensor(values, dtype=self.dtypes[dtype][0])
+
+    def same_bits(self, a, b, dtype):
+        idt = self.dtypes[dtype][2]
+        return bool(self.torch.equal(a.view(idt), b.view(idt)))
+
+
+def debian_version(torch):
+    """The Debian package's version (its torch.__version__ says 1.13.0a0), else ''."""
+    if not torch.__file__.startswith('/usr/lib/python3/dist-packages/'):
+        return ''
+    try:
+        import gzip
+        with gzip.open('/usr/share/doc/python3-torch/changelog.Debian.gz', 'rt') as f:
+            first = f.readline()  # "pytorch (1.13.1+dfsg-4) unstable; urgency=medium"
+        return first.split('(', 1)[1].split(')', 1)[0]
+    except (OSError, IndexError, EOFError):
+        return ''
+
+
+def cpu_capability(torch):
+    """ATen's vector ISA: 1.13 has no torch.backends.cpu.get_cpu_capability()."""
+    get = getattr(getattr(torch.backends, 'cpu', None), 'get_cpu_capability', None)
+    if get is not None:
+        return get()
+    for line in torch.__config__.show().splitlines():
+        if 'CPU capability usage:' in line:
+            return line.split(':', 1)[1].strip()
+    return 'unknown'
+
+
+def onednn_version(torch):
+    for line in torch.__config__.show().splitlines():
+        if 'MKL-DNN' in line or 'oneDNN' in line:  # "Intel(R) MKL-DNN v2.6.3 (Git Hash N/A)"
+            version = line.split('DNN', 1)[1].split('(')[0].strip()
+            return 'oneDNN ' + version
+    return 'oneDNN'
+
+
+def make_kernels(t):
+    """The kernels this torch runs, each found by trying it on PROBE; what raises is left out
+    (noted on stderr)."""
+    torch = t.torch
+    debian = debian_version(torch)
+    where = 'torch %s%s, CPU, ATen capability %s, 1 thread' % (
+        torch.__version__, ' (Debian %s)' % debian if debian else '', cpu_capability(torch))
+    has_mkldnn = torch.backends.mkldnn.is_available()
+    dnnl = onednn_version(torch)
+    kernels = []
+    for dtype in ('f32', 'bf16', 'f16'):
+        for func, (approximate, grad, formula) in FUNCS.items():
+            name = '%s.%s' % (func, dtype)
+            on = Kernel(name, func, dtype, approximate, grad, True, '')
+            off = Kernel(name + '.nomkldnn', func, dtype, approximate, grad, False, '')
+            x = t.tensor(PROBE, dtype)
+            try:
+                y_on, y_off = t.apply(x, on), t.apply(x, off)
+            except RuntimeError as e:
+                log('%s left out: %s' % (name, str(e).splitlines()[0]))
+                continue
+            head = '%s, %s; %s' % (formula, TORCH_NAMES[dtype], where)
+            differ = not t.same_bits(y_on, y_off, dtype)
+            if approximate == 'none' and has_mkldnn:
+                on.description = '%s; mkldnn enabled (default): %s when contiguous with ' \
+                    'numel > 1, else ATen GeluKernel%s' % (
+                        head, dnnl + ' eltwise_gelu_erf',
+                        '' if differ else ' (on this CPU the bits equal .nomkldnn: oneDNN '
+                        'not used for this dtype)')
+                off.description = '%s; torch.backends.mkldnn.flags(enabled=False): ATen ' \
+                    'GeluKernel (vectorized erf on whole vectors, std::erf on the tail%s)' % (
+                        head, '; bfloat16 intermediates' if dtype != 'f32' else '')
+                kernels += [on, off]
+            else:
+                if differ:  # torch 1.13 never sends the tanh form to oneDNN: report a change
+                    log('%s: mkldnn flags change the bits; serving the default' % name)
+                on.description = '%s; ATen GeluKernel (oneDNN %s)' % (
+                    head, 'not used for this form' if has_mkldnn else 'not built in')
+                kernels.append(on)
+    return kernels, 'torch %s (%sPython %s)' % (
+        torch.__version__, 'Debian %s, ' % debian if debian else '', sys.version.split()[0])
+
+
+def send(out, data):
+    out.write(data)
+    out.flush()
+
+
+def reply_error(out, message):
+    send(out, b'error ' + message.encode('ascii', 'replace') + b'\n')
+
+
+def skip(inp, size):
+    """Reads and drops size bytes; False when stdin ends first."""
+    while size > 0:
+        chunk = inp.read(min(size, 1 << 16))
+        if not chunk:
+            return False
+        size -= len(chunk)
+    return True
+
+
+def serve_request(t, kernels, inp, out, line):
+    """Answers one request.  Returns False when the stream cannot go on."""
+    words = line.split(b' ')
+    if len(words) != 3 or words[0] != b'eval' or not words[2].isdigit():
+        reply_error(out, 'malformed request %r' % line[:80].decode('ascii', 'replace'))
+        return True  # a bad line: the next one may be good again
+    name, n = words[1].decode('ascii', 'replace'), int(words[2])
+    k = kernels.get(name)
+    if k is None:
+        reply_error(out, 'unknown kernel %r' % name[:128])
+        return False  # the size of its payload is unknown: the stream is lost
+    size = 4 if k.dtype == 'f32' else 2
+    if n > MAX_BATCH:  # read the whole request first, then reply
+        if not skip(inp, n * size):
+            return False
+        reply_error(out, 'batch of %d elements: at most %d' % (n, MAX_BATCH))
+        return True
+    data = inp.read(n * size)
+    if len(data) != n * size:
+        return False  # stdin closed in the middle of the payload
+    if n == 0:
+        send(out, b'ok 0\n')
+        return True
+    try:
+        y = t.eval_bits(k, data)
+    except Exception as e:  # pylint: disable=broad-except -- report, and stay usable
+        reply_error(out, '%s: %s' % (name, str(e).splitlines()[0][:200]))
+        return True
+    send(out, b'ok %d\n' % n + y)
+    return True
+
+
+def main():
+    # The protocol gets a private copy of stdout; fd 1 becomes stderr, so that what a library
+    # prints there (ONEDNN_VERBOSE=1, OpenMP warnings) cannot corrupt the stream.
+    out = os.fdopen(os.dup(1), 'wb')
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    os.environ.setdefault('OMP_NUM_THREADS', '1')  # before the import starts OpenMP's pool
+    inp = sys.stdin.buffer
+    try:
+        t = Torch()
+        kernels, version = make_kernels(t)
+    except ImportError as e:
+        log('cannot import torch: %s' % e)
+        return 1
+    lines = ['gelucheck-exec 1', 'version ' + version]
+    lines += ['kernel %s %s %s %s' % (k.name, k.func, k.dtype, k.description) for k in kernels]
+    lines.append('ready')
+    send(out, ''.join(line + '\n' for line in lines).encode('ascii', 'replace'))
+    by_name = {k.name: k for k in kernels}
+    while True:
+        line = inp.readline(MAX_LINE + 2)
+        if not line:
+            return 0  # the host closed stdin: done
+        if not line.endswith(b'\n'):
+            log('request line too long or cut short')
+            return 1
+        if not serve_request(t, by_name, inp, out, line.rstrip(b'\r\n')):
+            return 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
