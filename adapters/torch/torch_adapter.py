@@ -4,6 +4,10 @@ gelucheck's subprocess protocol (DESIGN.md section 5.2).  Run it with the Python
 (Debian 12: /usr/bin/python3, python3-torch 1.13.1):
     gelucheck run --adapter torch              (configure found it)
     gelucheck run --adapter 'exec:/usr/bin/python3 adapters/torch/torch_adapter.py'
+A user's module saved as TorchScript (torch.jit.save), forward(x) elementwise, as one kernel
+(docs/conversion-audit.md):
+    gelucheck run --adapter 'exec:/usr/bin/python3 adapters/torch/torch_adapter.py
+                             --module m.pt --func gelu [--dtype f32|bf16]'
 
 What PyTorch claims (docs 1.13, torch.nn.functional.gelu and torch.nn.GELU):
     approximate='none': GELU(x) = x * Phi(x), Phi the CDF of the standard normal distribution;
@@ -57,10 +61,11 @@ def log(message):
 
 
 class Kernel:
-    def __init__(self, name, func, dtype, approximate, grad, mkldnn, description):
+    def __init__(self, name, func, dtype, approximate, grad, mkldnn, description, module=None):
         self.name, self.func, self.dtype = name, func, dtype
         self.approximate, self.grad, self.mkldnn = approximate, grad, mkldnn
         self.description = description
+        self.module = module  # --module: a TorchScript module whose forward is the kernel
 
 
 class Torch:
@@ -81,6 +86,16 @@ class Torch:
         """F.gelu (or its autograd derivative) of tensor x under k's mkldnn setting."""
         torch = self.torch
         with torch.backends.mkldnn.flags(enabled=k.mkldnn):
+            if k.module is not None:
+                with torch.no_grad():
+                    y = k.module(x)
+                if not isinstance(y, torch.Tensor) or y.shape != x.shape or \
+                        y.dtype != x.dtype:
+                    raise RuntimeError('the module returned %s, not a tensor of the input\'s '
+                                       'shape and dtype' % (
+                                           '%s %s' % (tuple(y.shape), y.dtype)
+                                           if isinstance(y, torch.Tensor) else type(y).__name__))
+                return y
             if not k.grad:
                 with torch.no_grad():
                     return self.F.gelu(x, approximate=k.approximate)
@@ -177,8 +192,55 @@ def make_kernels(t):
                 on.description = '%s; ATen GeluKernel (oneDNN %s)' % (
                     head, 'not used for this form' if has_mkldnn else 'not built in')
                 kernels.append(on)
-    return kernels, 'torch %s (%sPython %s)' % (
-        torch.__version__, 'Debian %s, ' % debian if debian else '', sys.version.split()[0])
+    return kernels, version_line(torch)
+
+
+def version_line(torch):
+    debian = debian_version(torch)
+    return 'torch %s (%sPython %s)' % (torch.__version__, 'Debian %s, ' % debian if debian else '',
+                                       sys.version.split()[0])
+
+
+MODULE_USAGE = 'usage: torch_adapter.py [--module FILE.pt --func F [--dtype f32|bf16]]'
+MODULE_FUNCS = ('gelu', 'gelu_tanh', 'gelu_sigmoid', 'gelu_grad', 'gelu_tanh_grad', 'normcdf',
+                'normpdf', 'erf', 'erfc')
+
+
+def module_options(argv):
+    """(path, func, dtype) of --module, None without it; ValueError on a bad command line."""
+    if not argv:
+        return None
+    opts = dict(zip(argv[::2], argv[1::2]))
+    if len(argv) % 2 or set(opts) - {'--module', '--func', '--dtype'} or \
+            '--module' not in opts or len(opts) != len(argv) // 2:
+        raise ValueError(MODULE_USAGE)
+    func, dtype = opts.get('--func', 'gelu'), opts.get('--dtype', 'f32')
+    if func not in MODULE_FUNCS:
+        raise ValueError('unknown --func %r (one of: %s)' % (func, ', '.join(MODULE_FUNCS)))
+    if dtype not in ('f32', 'bf16'):
+        raise ValueError('unknown --dtype %r (one of: f32, bf16)' % dtype)
+    return opts['--module'], func, dtype
+
+
+def module_kernel(t, path, func, dtype):
+    """The one kernel of --module: the TorchScript module at path, its forward(x)."""
+    torch = t.torch
+    try:
+        module = torch.jit.load(path, map_location='cpu').eval()
+    except (RuntimeError, OSError, ValueError) as e:
+        raise ValueError('cannot load TorchScript module %r: %s'
+                         % (path, str(e).strip().splitlines()[0][:200])) from e
+    base = os.path.basename(path)
+    stem = ''.join(c if c.isalnum() or c in '_.-' else '_' for c in base.rsplit('.', 1)[0])
+    k = Kernel('%s.%s' % (stem or 'module', dtype), func, dtype, None, False, True, '', module)
+    try:
+        t.apply(t.tensor(PROBE, dtype), k)
+    except RuntimeError as e:
+        raise ValueError('module %r fails on a %s vector: %s'
+                         % (path, TORCH_NAMES[dtype], str(e).strip().splitlines()[0][:200]))
+    k.description = 'TorchScript module %s, forward(x), %s; torch %s, CPU, 1 thread' % (
+        base, TORCH_NAMES[dtype], torch.__version__)
+    return k
 
 
 def send(out, data):
@@ -241,10 +303,17 @@ def main():
     os.environ.setdefault('OMP_NUM_THREADS', '1')  # before the import starts OpenMP's pool
     inp = sys.stdin.buffer
     try:
+        module = module_options(sys.argv[1:])
         t = Torch()
-        kernels, version = make_kernels(t)
+        if module is None:
+            kernels, version = make_kernels(t)
+        else:
+            kernels, version = [module_kernel(t, *module)], version_line(t.torch)
     except ImportError as e:
         log('cannot import torch: %s' % e)
+        return 1
+    except ValueError as e:
+        log('error: %s' % e)
         return 1
     lines = ['gelucheck-exec 1', 'version ' + version]
     lines += ['kernel %s %s %s %s' % (k.name, k.func, k.dtype, k.description) for k in kernels]

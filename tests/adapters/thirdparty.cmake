@@ -13,3 +13,17 @@ foreach(a IN LISTS GC_THIRDPARTY_ADAPTERS)
         message(FATAL_ERROR "adapter ${a} is built but has no tests/adapters/${a}.cmake")
     endif()
 endforeach()
+
+# The worked conversion audit (docs/conversion-audit.md): needs torch and onnxruntime.
+get_property(_torch GLOBAL PROPERTY GC_ADAPTER_torch_STATE)
+get_property(_ort GLOBAL PROPERTY GC_ADAPTER_onnxruntime_STATE)
+if(_torch STREQUAL "exec" AND _ort STREQUAL "exec")
+    add_test(NAME conversion_audit
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/conversion/check_conversion.py
+                     ${PROJECT_SOURCE_DIR}/docs/conversion-audit/run.sh $<TARGET_FILE:gelucheck>
+                     ${CMAKE_CURRENT_BINARY_DIR}/conversion_audit)
+else()
+    add_test(NAME conversion_audit COMMAND ${CMAKE_CURRENT_LIST_DIR}/skipped.sh
+             conversion-audit "needs the torch and onnxruntime adapters")
+    set_tests_properties(conversion_audit PROPERTIES SKIP_RETURN_CODE 77)
+endif()

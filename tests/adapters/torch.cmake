@@ -33,3 +33,24 @@ add_test(NAME adapter_torch_protocol
             ${GELUCHECK_TORCH_PYTHON} ${PROJECT_SOURCE_DIR}/adapters/torch/torch_adapter.py)
 set_tests_properties(adapter_torch_list adapter_torch_run adapter_torch_protocol
                      PROPERTIES TIMEOUT 120)
+
+# --module FILE.pt: a user's TorchScript module as one kernel (docs/conversion-audit.md runs a
+# good one); the bad ones stop before 'ready' with the reason, and gelucheck exits 3
+set(_tx "exec:${GELUCHECK_TORCH_PYTHON} ${PROJECT_SOURCE_DIR}/adapters/torch/torch_adapter.py")
+set(_e "gelucheck: error: cannot load adapter ")
+foreach(bad "nosuch@--module|/nonexistent/m.pt@cannot load TorchScript module '/nonexistent/m[.]pt'"
+            "func@--module|m.pt|--func|gleu@unknown --func 'gleu'"
+            "dtype@--module|m.pt|--dtype|f64@unknown --dtype 'f64' [(]one of: f32, bf16[)]"
+            "usage@--modul|m.pt@usage: torch_adapter.py [[]--module FILE.pt")
+    string(REPLACE "@" ";" bad "${bad}")
+    list(GET bad 0 name)
+    list(GET bad 1 args)
+    list(GET bad 2 want)
+    string(REPLACE "|" " " args "${args}")
+    add_test(NAME adapter_torch_module_${name}
+        COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gelucheck>
+                "-DARGS=list|--adapter|${_tx} ${args}" -DRC=3
+                "-DERR=^${_e}.*torch_adapter[.]py: error: ${want}" -P
+                ${PROJECT_SOURCE_DIR}/tests/cli_check.cmake)
+    set_tests_properties(adapter_torch_module_${name} PROPERTIES TIMEOUT 120)
+endforeach()
