@@ -12,7 +12,23 @@ import json
 import sys
 
 GELU_FAMILY = ('gelu', 'gelu_tanh', 'gelu_sigmoid')
-CORE_REGIONS = ('[-5,-1)', '[-1,0)', '[0,1)', 'x>=1')  # outside the tail (x < -5)
+GELU_AND_GRADS = GELU_FAMILY + ('gelu_grad', 'gelu_tanh_grad')
+REGIONS = ('x<-10', '[-10,-5)', '[-5,-1)', '[-1,0)', '[0,1)', 'x>=1')
+VECTOR_KINDS = ('position_dependent', 'alignment_dependent', 'inplace_mismatch',
+                'lane_contamination', 'nondeterministic', 'out_of_bounds_write',
+                'input_modified', 'fpenv_modified')
+
+
+def outside_tail(func):
+    """The ulp regions outside the tail, as gelucheck compare defines them (reports/compare.c):
+    the tail is the underflow side beyond |x| = 1."""
+    if func == 'erf':
+        return REGIONS
+    if func == 'erfc':
+        return REGIONS[:5]
+    if func == 'normpdf':
+        return ('[-1,0)', '[0,1)')
+    return ('[-1,0)', '[0,1)', 'x>=1')
 
 
 def suites(k):
@@ -45,21 +61,27 @@ def special_row(k, name):
 def section_minus_inf(kernels, out):
     rows = [(k, special_row(k, '-inf')) for k in kernels]
     rows = [(k, r) for k, r in rows if r]
-    bad = [(k, r) for k, r in rows if not r['ok']]
-    nan = [(k, r) for k, r in bad if r['got']['dec'] == 'nan']
     out.append('## x = -inf\n')
-    out.append('%d of %d kernels with a special suite return a wrong value for x = -inf; '
-               '%d of them return NaN (DESIGN.md section 2: gelu, its approximations and '
-               'gelu_grad give -0 there, normcdf and normpdf +0, erf -1, erfc 2).\n'
-               % (len(bad), len(rows), len(nan)))
-    if bad:
-        out.append('| kernel | func | dtype | got | want |')
-        out.append('|---|---|---|---|---|')
-        for k, r in bad:
-            out.append('| %s | %s | %s | %s | %s |' % (kid(k), k['func'], k['dtype'],
-                                                      r['got']['dec'], r['want']['dec']))
-    right = [kid(k) for k, r in rows if r['ok']]
-    out.append('\nRight at -inf: %s.\n' % (', '.join(right) if right else 'none'))
+    out.append('DESIGN.md section 2: gelu, its approximations and the grads give -0 there, '
+               'normcdf and normpdf +0, erf -1, erfc 2.\n')
+    out.append('| adapter | kernels | right | NaN | other wrong value |')
+    out.append('|---|--:|--:|--:|--:|')
+    for ad in dict.fromkeys(k['adapter'] for k, _ in rows):
+        mine = [r for k, r in rows if k['adapter'] == ad]
+        nan = sum(1 for r in mine if not r['ok'] and r['got']['dec'] == 'nan')
+        right = sum(1 for r in mine if r['ok'])
+        out.append('| %s | %d | %d | %d | %d |' % (ad, len(mine), right, nan,
+                                                  len(mine) - right - nan))
+    fam = [(k, r) for k, r in rows if k['func'] in GELU_AND_GRADS]
+    fam_nan = [k for k, r in fam if not r['ok'] and r['got']['dec'] == 'nan']
+    fam_right = [kid(k) for k, r in fam if r['ok']]
+    out.append('\nOf the %d kernels of GELU, its approximations and their derivatives, %d '
+               'return NaN for x = -inf and %d return the right value%s.  The other '
+               'functions (normcdf, normpdf, erf, erfc) are right there in %d of %d kernels.\n'
+               % (len(fam), len(fam_nan), len(fam_right),
+                  ' (%s)' % ', '.join(fam_right) if fam_right else '',
+                  sum(1 for k, r in rows if k['func'] not in GELU_AND_GRADS and r['ok']),
+                  sum(1 for k, r in rows if k['func'] not in GELU_AND_GRADS)))
 
 
 def section_flush(kernels, out):
@@ -111,6 +133,22 @@ def section_kind(kernels, kind, title, text, out):
     out.append('')
 
 
+def section_vector(kernels, out):
+    rows = [(k, kind, count(k, kind)) for k in kernels for kind in VECTOR_KINDS]
+    rows = [r for r in rows if r[2]]
+    out.append('## Vector defects\n')
+    out.append('%d findings of the vector suite (bits that depend on the batch, alignment, '
+               'in-place use or other lanes; writes out of bounds; a changed floating-point '
+               'environment).\n' % len(rows))
+    if rows:
+        out.append('| kernel | kind | findings | first x |')
+        out.append('|---|---|--:|---|')
+        for k, kind, n in rows:
+            f = worst(k, kind)
+            out.append('| %s | %s | %d | %s |' % (kid(k), kind, n, f['x']['dec'] if f else 'n/a'))
+    out.append('')
+
+
 def section_formula(kernels, out):
     rows = [k for k in kernels if k.get('fingerprint', {}).get('detected') not in (None, 'n/a')]
     mism = [k for k in rows if k['fingerprint']['detected'] != k['fingerprint']['declared']]
@@ -129,17 +167,19 @@ def section_formula(kernels, out):
 
 def section_accuracy(kernels, out):
     out.append('## Accuracy outside the tail\n')
-    out.append('Max ulp error over x >= -5 (the regions [-5,-1), [-1,0), [0,1), x >= 1), '
-               'max ulp over all inputs, and the fraction correctly rounded.\n')
-    out.append('| kernel | func | dtype | max ulp, x >= -5 | max ulp | correctly rounded | '
-               'verdict |')
+    out.append('Max ulp error outside the tail (as `gelucheck compare` defines it: x >= -1 '
+               'for GELU, its derivatives and normcdf, x < 1 for erfc, |x| < 1 for normpdf, '
+               'every x for erf), max ulp over all inputs, and the fraction correctly '
+               'rounded, from the ulp suite (f32 and f64 sampled: lower bounds).\n')
+    out.append('| kernel | func | dtype | max ulp outside the tail | max ulp | correctly '
+               'rounded | verdict |')
     out.append('|---|---|---|---|---|---|---|')
     for k in kernels:
         u = suites(k).get('ulp')
         if not u:
             continue
         m = u['metrics']
-        core = [m['regions'][r]['max_ulp'] for r in CORE_REGIONS
+        core = [m['regions'][r]['max_ulp'] for r in outside_tail(k['func'])
                 if r in m.get('regions', {}) and m['regions'][r].get('points')]
         o = m['overall']
         out.append('| %s | %s | %s | %s | %s | %.6f | %s |' % (
@@ -160,8 +200,9 @@ def main():
     env, tool, kernels = r['environment'], r['tool'], r['kernels']
     out = ['# Published audit, %s\n' % a.date,
            'Written by `scripts/publish` (regenerate: `scripts/publish`); never edited by '
-           'hand.  The full report is [report.md](report.md) ([report.html](report.html)); '
-           'the data is [result.json](result.json).\n',
+           'hand.  The full report is [report.md](report.md) ([report.html](report.html), '
+           'plots in plots/); the data is result.json.xz (`xz -dk result.json.xz`, then '
+           '`gelucheck report result.json --report DIR` rebuilds the report from it).\n',
            '- command: `%s` (policy %s, seed %s, reference %s; %s s on this machine)'
            % (a.command, r['policy']['name'], r['seed'], r['reference'], a.seconds),
            '- gelucheck %s (geluref %s, MPFR %s)' % (tool['version'], tool['geluref'],
@@ -183,6 +224,12 @@ def main():
     section_kind(kernels, 'nan_output', 'NaN for a finite result',
                  'NaN where the correctly rounded result is a number (x = -inf aside: '
                  'see above)', out)
+    section_kind(kernels, 'inf_output', 'Infinity for a finite result',
+                 'an infinite output where the correctly rounded result is finite', out)
+    section_kind(kernels, 'signed_zero', 'Zero of the wrong sign',
+                 '+0 where the correctly rounded result is -0 or -0 where it is +0 (e.g. '
+                 'GELU of a negative x deep in the tail, or of -0)', out)
+    section_vector(kernels, out)
     section_formula(kernels, out)
     section_accuracy(kernels, out)
     sys.stdout.write('\n'.join(out) + '\n')
