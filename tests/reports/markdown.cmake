@@ -60,3 +60,9 @@ cli_test(run_report_on_file 2
 cli_test(run_junit_no_folder 2
     "run|--adapter|mutants|--kernel|nan_neginf.f32|--junit|${md_out}/no/such/j.xml"
     EMPTY_OUT ERR "^${e}cannot write --junit '[^']*/j[.]xml': No such file or directory\n$")
+
+# scripts/published_summary.py, the README of reports/published/, on the mutants fixture
+add_test(NAME published_summary
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_published_summary.py
+            ${PROJECT_SOURCE_DIR}/scripts/published_summary.py
+            ${CMAKE_CURRENT_LIST_DIR}/fixtures/mutants.json)
