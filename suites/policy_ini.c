@@ -47,6 +47,29 @@ static void fail(struct ini_state *st, const char *fmt, ...)
     va_end(ap);
 }
 
+#define QUOTE_MAX 60 /* bytes of a name or value a message quotes */
+#define QUOTE_SIZE (4 * QUOTE_MAX + 1)
+
+/* s cut at QUOTE_MAX bytes, control bytes written \xNN, so that a message quoting it stays
+ * one line (a stray '\r' would otherwise rewrite the terminal line).  Returns buf. */
+static const char *quote(char buf[QUOTE_SIZE], const char *s)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t o = 0;
+    for (size_t i = 0; i < QUOTE_MAX && s[i] != '\0'; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c < 0x20 || c == 0x7f) {
+            buf[o++] = '\\';
+            buf[o++] = 'x';
+            buf[o++] = hex[c >> 4];
+            c = (unsigned char)hex[c & 15];
+        }
+        buf[o++] = (char)c;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 /* Index of an override section by name (GS_PS_*), -1 if none. */
 static int section_index(const char *s)
 {
@@ -75,6 +98,7 @@ static int section_index(const char *s)
 /* A section header line "[name]" (blanks and a ; or # comment may follow). */
 static void check_section(struct ini_state *st, char *line)
 {
+    char q[QUOTE_SIZE];
     char *end = strchr(line, ']');
     if (end == NULL)
         return; /* inih reports it: a syntax error */
@@ -89,8 +113,8 @@ static void check_section(struct ini_state *st, char *line)
         if (st->other_seen)
             fail(st, "[policy] must be the first section");
     } else if (section_index(name) < 0) {
-        fail(st, "unknown section [%.60s] (expected [policy], [all], [DTYPE], [FUNC] or "
-                 "[FUNC.DTYPE])", name);
+        fail(st, "unknown section [%s] (expected [policy], [all], [DTYPE], [FUNC] or "
+                 "[FUNC.DTYPE])", quote(q, name));
     } else {
         st->other_seen = 1;
     }
@@ -242,8 +266,9 @@ static int parse_value(struct gs_policy_section *s, int key, const char *value,
 
 static int policy_key(struct ini_state *st, const char *name, const char *value)
 {
+    char q[QUOTE_SIZE];
     if (strcmp(name, "base") != 0) {
-        fail(st, "unknown key '%.60s' in [policy] (expected base)", name);
+        fail(st, "unknown key '%s' in [policy] (expected base)", quote(q, name));
         return 0;
     }
     if (st->base_line != 0) {
@@ -252,8 +277,8 @@ static int policy_key(struct ini_state *st, const char *name, const char *value)
     }
     int b = gs_policy_base_index(value);
     if (b < 0) {
-        fail(st, "bad value '%.60s' for 'base' in [policy]: expected strict, faithful, "
-                 "default or lenient", value);
+        fail(st, "bad value '%s' for 'base' in [policy]: expected strict, faithful, "
+                 "default or lenient", quote(q, value));
         return 0;
     }
     st->p->base = b;
@@ -263,18 +288,19 @@ static int policy_key(struct ini_state *st, const char *name, const char *value)
 
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
+    char q[QUOTE_SIZE];
     struct ini_state *st = user;
     if (st->err_line != 0)
         return 0;
     if (section[0] == '\0') {
-        fail(st, "key '%.60s' outside any section", name);
+        fail(st, "key '%s' outside any section", quote(q, name));
         return 0;
     }
     if (strcmp(section, "policy") == 0)
         return policy_key(st, name, value);
     int idx = section_index(section);
     if (idx < 0) { /* not expected: the reader checked every header */
-        fail(st, "unknown section [%.60s]", section);
+        fail(st, "unknown section [%s]", quote(q, section));
         return 0;
     }
     int key = -1;
@@ -282,7 +308,7 @@ static int handler(void *user, const char *section, const char *name, const char
         if (strcmp(name, gs_pkey_name(k)) == 0)
             key = k;
     if (key < 0) {
-        fail(st, "unknown key '%.60s' in [%s]", name, section);
+        fail(st, "unknown key '%s' in [%s]", quote(q, name), section);
         return 0;
     }
     if (!gs_pkey_settable(key)) {
@@ -298,8 +324,8 @@ static int handler(void *user, const char *section, const char *name, const char
     }
     const char *expect = "";
     if (parse_value(s, key, value, &expect) != 0) {
-        fail(st, "bad value '%.60s' for '%s' in [%s]: expected %s", value, name, section,
-             expect);
+        fail(st, "bad value '%s' for '%s' in [%s]: expected %s", quote(q, value), name,
+             section, expect);
         return 0;
     }
     s->set[key] = 1;

@@ -226,6 +226,12 @@ static const struct bad bads[] = {
     { "[all]\njunk\nmax_ulps = 1\n", 0,
       "p.ini:2: syntax error: expected [section] or key = value" },
     { "[all]\nmax_ulp = 4\nftz\0 = warn\n", 26, "p.ini:3: nul byte in line" },
+    /* control bytes quoted as \xNN: the message stays one line (found by fuzz_policy) */
+    { "[a\rb]\nmax_ulp = 1\n", 0, "p.ini:1: unknown section [a\\x0db] (expected "
+      "[policy], [all], [DTYPE], [FUNC] or [FUNC.DTYPE])" },
+    { "[all]\nmax\rulp = 1\n", 0, "p.ini:2: unknown key 'max\\x0dulp' in [all]" },
+    { "[all]\nmax_ulp = 1\x1b[2J\n", 0, "p.ini:2: bad value '1\\x1b[2J' for 'max_ulp' in "
+      "[all]: expected a number >= 0 or inf" },
 };
 
 static void test_errors(void **state)
