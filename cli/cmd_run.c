@@ -48,16 +48,14 @@ static const struct option long_opts[] = {
     { "reference", required_argument, NULL, 'f' },
     { "help", no_argument, NULL, 'h' },
     { "func", required_argument, NULL, 'F' },
-    /* DESIGN.md section 11 options that later issues bring: refused by name */
-    { "resume", required_argument, NULL, 7 },
+    { "resume", required_argument, NULL, 'Z' },
     { NULL, 0, NULL, 0 },
 };
 static const char short_opts[] = "+:h";
 /* the issue each refused option belongs to, by its getopt value 1..7 (1 was --func, 2 and 3
- * --shard and --reference, 4..6 the reports issue's --report, --junit and --baseline, now
- * implemented) */
-static const char *const later_issue[] = { NULL, NULL, NULL, NULL, NULL,
-                                           NULL, NULL, "reliability" };
+ * --shard and --reference, 4..6 the reports issue's --report, --junit and --baseline, 7 the
+ * reliability issue's --resume, all now implemented) */
+static const char *const later_issue[] = { NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 
 #define SUITE_LIST "ulp, special, identity, tail, vector, fingerprint"
 
@@ -119,14 +117,23 @@ static void usage(void)
            "      --reference WHICH     fast: the fast path, MPFR where its error bound cannot\n"
            "                            decide; mpfr: the proven MPFR path only, to validate\n"
            "                            the fast one (the same results, slower) (default: fast)\n"
+           "      --resume FILE         continue the interrupted run whose result is FILE\n"
+           "                            (\"complete\": false): give the same options (--threads,\n"
+           "                            --progress and the outputs may differ); what FILE\n"
+           "                            measured is kept, the rest is run, and the result is\n"
+           "                            the uninterrupted run's (refused, exit 2: a complete\n"
+           "                            result, another command, not a result) (default: none)\n"
            "  -h, --help                this text\n"
-           "\n"
-           "Not implemented yet (refused with the issue that brings them): --resume.\n"
            "\n"
            "The result does not depend on --threads or --progress: they are left out of its\n"
            "\"command\" and kept under \"timing\"; --shard is left out too and kept under\n"
-           "\"shard\".  --baseline cannot be combined with --shard: give it to 'gelucheck\n"
-           "merge'.\n"
+           "\"shard\", and so is --resume.  --baseline cannot be combined with --shard: give it\n"
+           "to 'gelucheck merge'.\n"
+           "\n"
+           "SIGINT (Ctrl-C) or SIGTERM stops the run after the work items in progress: the\n"
+           "outputs are written with what was measured, marked \"complete\": false with the\n"
+           "covered inputs, and the exit status is 130 (SIGINT) or 143 (SIGTERM); a second\n"
+           "signal ends it at once.  Continue it with --resume.\n"
            "\n"
            "Example:\n"
            "  gelucheck run --adapter libm --kernel erf1p.f32 --json erf1p.json\n"
@@ -136,8 +143,9 @@ static void usage(void)
            "2 usage error, nothing run (bad option or value, unknown --kernel, bad policy\n"
            "file, unreadable --baseline result); 3 an adapter or kernel could not be loaded\n"
            "or served (the others still run); 4 internal error (the reference reached its\n"
-           "precision cap, or a result or report file could not be written).  With\n"
-           "--baseline, a kernel that got worse than in the baseline fails (exit 1).\n");
+           "precision cap, or a result or report file could not be written); 130, 143\n"
+           "interrupted by SIGINT, SIGTERM.  With --baseline, a kernel that got worse than in\n"
+           "the baseline fails (exit 1); an interrupted run is not compared.\n");
 }
 
 /* Whole-string unsigned decimal in [lo, hi]. */
@@ -296,6 +304,7 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
     case 'R': r->report = arg; return 0;
     case 'U': r->junit = arg; return 0;
     case 'B': r->baseline = arg; return 0;
+    case 'Z': r->resume = arg; return 0;
     case 't':
     case 'T':
         if (parse_real(arg, c == 't' ? &r->timeout_s : &r->startup_timeout_s) == 0 &&
@@ -336,10 +345,11 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
 
 /* Whether option word w (as reordered: "--threads", "--thr=2") is one the result leaves out
  * of "command": --threads and --progress change nothing measured; --shard is recorded in
- * "shard", so that the shards of one run record one command (gelucheck merge). */
+ * "shard", so that the shards of one run record one command (gelucheck merge); --resume
+ * gives the same result as the run it continues. */
 static int unrecorded(const char *w)
 {
-    static const char *const names[] = { "threads", "progress", "shard" };
+    static const char *const names[] = { "threads", "progress", "shard", "resume" };
     if (strncmp(w, "--", 2) != 0)
         return 0;
     size_t n = strcspn(w + 2, "=");

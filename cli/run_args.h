@@ -22,6 +22,7 @@ struct run_args {
     const char *report;        /* --report DIR: the report folder (reports.h) */
     const char *junit;         /* --junit FILE: JUnit XML there too */
     const char *baseline;      /* --baseline FILE: an earlier result to fail regressions on */
+    const char *resume;        /* --resume FILE: an interrupted run's result to continue */
     double timeout_s, startup_timeout_s;
     enum run_progress_mode progress;
     struct gs_config cfg;      /* suites, policy (owned), seed, samples, exhaustive, range,
@@ -33,5 +34,22 @@ struct run_args {
 /* Opens the adapters, runs the kernels, writes the JSON, prints the summary; returns the exit
  * code (run_exec.c). */
 int run_execute(struct run_args *r);
+
+/* ---- run_resume.c: SIGINT/SIGTERM and --resume (DESIGN.md sections 7, 10) ---- */
+
+/* Catches SIGINT and SIGTERM for the run: the first sets the returned flag to the signal's
+ * number (gs_config.interrupt); the handler then resets itself, so a second one ends the
+ * process at once.  run_signals_restore puts the previous handlers back. */
+const volatile sig_atomic_t *run_signals_install(void);
+void run_signals_restore(void);
+/* "SIGINT", "SIGTERM" */
+const char *run_signal_name(int sig);
+/* After the run: marks doc incomplete when a kernel is ("complete": false) or kernels were
+ * not run (not_run: [{"adapter", "kernel"}...], stolen), with "interrupted": {"signal",
+ * "exit_code", "kernels_not_run"}.  Returns 128 + sig. */
+int run_interrupted(json_t *doc, int sig, json_t *not_run);
+/* Once the outputs are written: one line on stderr saying what is in which file and how to
+ * continue. */
+void run_interrupted_notice(const json_t *doc, int sig, const struct run_args *r);
 
 #endif

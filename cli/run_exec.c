@@ -100,6 +100,56 @@ static int check_selection(const struct run_args *r, const struct run_adapter *a
     return 0;
 }
 
+/* --resume: the result loads and is an interrupted one of this very run (*prev).  0, or -1
+ * after a message. */
+static int check_resume(const struct run_args *r, json_t **prev)
+{
+    char msg[4200];
+    struct rp_meta meta = { GELUCHECK_VERSION, r->command, r->n_command, &r->cfg };
+    if (!(*prev = rp_result_load(r->resume, msg, sizeof msg))) {
+        cli_error("--resume: %s", msg);
+        return -1;
+    }
+    json_t *head = rp_result_new(&meta);
+    int rc = !head ? -1 : rp_resume_check(*prev, head, r->cfg.policy, r->resume, msg,
+                                          sizeof msg);
+    json_decref(head);
+    if (rc)
+        cli_error("%s", head ? msg : "out of memory");
+    return rc;
+}
+
+/* --resume: the interrupted result's adapters and kernels are this run's (its kernels a
+ * prefix of those this run selects, in order).  0, or -1 after a message. */
+static int check_resume_kernels(const struct run_args *r, const struct run_adapter *ad,
+                                const json_t *doc, const json_t *prev, size_t n_sel)
+{
+    char msg[4200];
+    size_t i = 0, n_prev = json_array_size(json_object_get(prev, "kernels"));
+    if (rp_resume_adapters_check(prev, doc, r->resume, msg, sizeof msg)) {
+        cli_error("%s", msg);
+        return -1;
+    }
+    for (size_t s = 0; s < r->n_specs; s++)
+        for (size_t k = 0; ad[s].a && k < ad[s].a[0]->n_kernels; k++) {
+            if (!selected(r, &ad[s].a[0]->kernels[k]))
+                continue;
+            if (i < n_prev && rp_resume_kernel_check(prev, i, ad[s].spec,
+                                                     &ad[s].a[0]->kernels[k], r->resume, msg,
+                                                     sizeof msg)) {
+                cli_error("%s", msg);
+                return -1;
+            }
+            i++;
+        }
+    if (n_prev > n_sel) {
+        cli_error("--resume '%s': it has %zu kernels, this run selects %zu", r->resume, n_prev,
+                  n_sel);
+        return -1;
+    }
+    return 0;
+}
+
 /* Before anything runs: the output paths can be written (the --report folder is created
  * now), and the --baseline result loads (*old).  Returns 0, or -1 after a message. */
 static int check_outputs(const struct run_args *r, json_t **old)
@@ -119,9 +169,22 @@ static int check_outputs(const struct run_args *r, json_t **old)
     return 0;
 }
 
-/* Runs the selected kernels into doc; returns whether the reference failed (exit 4). */
+/* The wall time prev recorded for its kernels[i] (0 if none). */
+static double prev_wall(const json_t *prev, size_t i)
+{
+    double w = 0;
+    gs_real_from_json(json_object_get(json_array_get(json_object_get(json_object_get(
+                                          prev, "timing"), "kernels"), i), "wall_s"), &w);
+    return w;
+}
+
+/* Runs the selected kernels into doc; returns whether the reference failed (exit 4).  prev:
+ * the interrupted result to continue (--resume: its complete kernels are taken as they are,
+ * its incomplete one continued), or NULL.  After SIGINT/SIGTERM the kernels not started are
+ * appended to not_run as {"adapter", "kernel"}. */
 static int run_kernels(const struct run_args *r, struct run_adapter *ad, size_t n_sel,
-                       json_t *doc, struct run_progress *pg)
+                       json_t *doc, struct run_progress *pg, const json_t *prev,
+                       json_t *not_run)
 {
     unsigned threads = r->cfg.threads, index = 0;
     const struct gc_kernel **kp = calloc(threads, sizeof *kp);
@@ -140,8 +203,24 @@ static int run_kernels(const struct run_args *r, struct run_adapter *ad, size_t 
             struct gs_target tg = { kp, threads, ad[s].spec };
             double wall = 0;
             int in = 0;
+            const json_t *pk = json_array_get(json_object_get(prev, "kernels"), index);
+            json_t *k;
             run_progress_kernel(pg, ++index, (unsigned)n_sel, ad[s].spec);
-            json_t *k = gs_run_kernel(&r->cfg, &tg, &in, &wall);
+            if (pk && !json_is_false(json_object_get(pk, "complete"))) {
+                k = json_deep_copy(pk); /* --resume: it finished before the interruption */
+                json_object_del(k, "baseline");
+                wall = prev_wall(prev, index - 1);
+                internal |= json_object_get(k, "error") && !json_is_null(json_object_get(
+                                                                 prev, "exit_code")) &&
+                            json_integer_value(json_object_get(prev, "exit_code")) == 4;
+            } else if (gs_interrupted(&r->cfg)) {
+                json_array_append_new(not_run, json_pack("{s:s, s:s}", "adapter", ad[s].spec,
+                                                         "kernel", kp[0]->name));
+                continue;
+            } else {
+                k = gs_run_kernel_resume(&r->cfg, &tg, pk, &in, &wall);
+                wall += pk ? prev_wall(prev, index - 1) : 0;
+            }
             internal |= in;
             if (rp_result_add_kernel(doc, k, wall)) {
                 cli_error("out of memory recording kernel '%s'", kp[0]->name);
@@ -166,12 +245,14 @@ int run_execute(struct run_args *r)
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;
     }
-    json_t *old = NULL;
-    if (check_outputs(r, &old)) {
+    json_t *old = NULL, *prev = NULL, *not_run = NULL;
+    if (check_outputs(r, &old) || (r->resume && check_resume(r, &prev))) {
         json_decref(old);
+        json_decref(prev);
         free(ad);
         return CLI_EXIT_USAGE;
     }
+    r->cfg.interrupt = run_signals_install();
     opt.options = r->options;
     opt.func = r->func;
     opt.startup_timeout_s = r->startup_timeout_s;
@@ -202,18 +283,42 @@ int run_execute(struct run_args *r)
     r->cfg.progress_arg = pg;
     for (size_t s = 0; s < r->n_specs; s++)
         rp_result_add_adapter(doc, ad[s].spec, ad[s].a ? ad[s].a[0] : NULL, ad[s].error);
-    int internal = run_kernels(r, ad, n_sel, doc, pg);
+    if (prev && check_resume_kernels(r, ad, doc, prev, n_sel)) {
+        rc = CLI_EXIT_USAGE;
+        run_progress_free(pg);
+        json_decref(doc);
+        goto out;
+    }
+    not_run = json_array();
+    int internal = run_kernels(r, ad, n_sel, doc, pg, prev, not_run);
     run_progress_free(pg);
+    int sig = *r->cfg.interrupt, write_failed;
+    int incode = 0;
+    if (sig)
+        incode = run_interrupted(doc, sig, not_run); /* takes not_run */
+    else
+        json_decref(not_run);
+    not_run = NULL;
     rc = rp_result_finish(doc, r->cfg.policy, internal, now_s() - t0);
-    if (old)
+    if (old && !sig) /* an interrupted run is not compared: its kernels are not all there */
         rc = rp_baseline_apply(doc, old);
-    if (cli_write_outputs(doc, r->json, r->report, r->junit))
-        rc = CLI_EXIT_INTERNAL;
+    write_failed = cli_write_outputs(doc, r->json, r->report, r->junit) != 0;
     run_summary_print(stdout, doc);
     if (r->report)
         printf("report: %s/report.md\n", r->report);
+    fflush(stdout);
+    if (sig) {
+        run_interrupted_notice(doc, sig, r);
+        rc = incode; /* DESIGN.md section 7: 130/143, with what was measured kept */
+    }
+    if (write_failed)
+        rc = CLI_EXIT_INTERNAL;
     json_decref(doc);
 out:
+    if (r->cfg.interrupt)
+        run_signals_restore();
+    json_decref(not_run);
+    json_decref(prev);
     json_decref(old);
     for (size_t s = 0; s < r->n_specs; s++)
         close_adapter(&ad[s], threads);

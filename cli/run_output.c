@@ -151,6 +151,8 @@ static void print_kernel(FILE *f, const json_t *k)
             str(k, "dtype"));
     if (detected[0] && strcmp(detected, "n/a") != 0 && strcmp(detected, str(k, "func")) != 0)
         fprintf(f, "  (behaves like %s)", detected);
+    if (json_is_false(json_object_get(k, "complete")))
+        fputs("  (incomplete: the run was interrupted)", f);
     fputc('\n', f);
     /* an approximation: how far it is from the exact function, whatever the verdict */
     const json_t *vx = json_object_get(k, "vs_exact"), *vo = json_object_get(vx, "overall");

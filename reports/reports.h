@@ -11,7 +11,7 @@
  *
  * Members in order: schema, tool, command, policy, verdict, exit_code, rounding, reference,
  * seed, samples, exhaustive, range, suites, complete, shard, environment, adapters, kernels,
- * totals, timing.
+ * totals, timing, and, in an interrupted run only, interrupted (cli/run_resume.c).
  * Everything but "timing" depends only on the options that change what is measured, so two
  * runs with the same options give the same bytes whatever --threads (kept in "timing"). */
 #ifndef GELUCHECK_REPORTS_H
@@ -84,6 +84,9 @@ int rp_mkdirs(const char *path, char *msg, size_t size);
  * ...", "r.json: schema is 'x', want 'gelucheck-result/1'", "r.json: kernels[2]: no
  * 'dtype'"). */
 json_t *rp_result_load(const char *path, char *msg, size_t size);
+/* The checks of rp_result_load on a document already parsed (path only names it in msg):
+ * 0, or -1 with msg set. */
+int rp_result_check(const json_t *doc, const char *path, char *msg, size_t size);
 
 /* ---------------------------------------------------------------- plots (svg.c, plots.c) */
 
@@ -140,6 +143,22 @@ char *rp_compare_markdown(json_t *const *docs, const char *const *names, size_t 
  * others, a shard is missing or given twice, or a kernel cannot be merged. */
 json_t *rp_merge(json_t *const *docs, const char *const *paths, size_t n, char *msg,
                  size_t size);
+
+/* `gelucheck run --resume OLD.json` (resume.c): each returns 0, or -1 with msg, one line
+ * starting "--resume 'OLD.json': ", saying what rules OLD out.
+ * rp_resume_check: OLD is incomplete ("complete": false) and of the run whose head is head
+ * (rp_result_new's, not finished): same tool, options, shard and command but for --threads,
+ * --progress, --json, --report and --junit, and policy gives the values OLD judged by.
+ * rp_resume_adapters_check: OLD's adapters are doc's (spec, name, version, kind), once the
+ * run has opened and added them.
+ * rp_resume_kernel_check: OLD's kernels[i], if it has one, is the i-th kernel this run runs
+ * (adapter spec, name, func, dtype, description). */
+int rp_resume_check(const json_t *old, const json_t *head, const struct gs_policy *policy,
+                    const char *path, char *msg, size_t size);
+int rp_resume_adapters_check(const json_t *old, const json_t *doc, const char *path,
+                             char *msg, size_t size);
+int rp_resume_kernel_check(const json_t *old, size_t i, const char *adapter,
+                           const struct gc_kernel *k, const char *path, char *msg, size_t size);
 
 /* `--baseline OLD.json` (baseline.c): compares every kernel of doc with the kernel of the
  * same adapter spec, name, func and dtype in old, adds "baseline": {"found", "metrics":

@@ -7,7 +7,9 @@
  * kernel's verdict is the worst of its suites' (error > fail > pass > skip: all skipped gives
  * skip); a context that cannot be prepared makes the kernel an error with the message.
  * Nothing here prints.  merge.c rebuilds this object from shard results: keep the two in
- * step (member order, verdict). */
+ * step (member order, verdict).  On cfg->interrupt (SIGINT/SIGTERM) no further suite starts
+ * and the object ends with "complete": false; gs_run_kernel_resume continues such an object
+ * (its finished suites copied, its ulp sweep's covered items read back: ulp_resume.c). */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime, CLOCK_MONOTONIC */
 #include <stdio.h>
 #include <string.h>
@@ -79,52 +81,103 @@ static json_t *kernel_head(const struct gs_target *t)
     return o;
 }
 
-/* Fills the rest of o after a successful gs_ctx_init; returns the kernel's verdict. */
-static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg, json_t *o)
+int gs_interrupted(const struct gs_config *c) { return c->interrupt && *c->interrupt; }
+
+/* The entry of suite name in a partial kernel object's "suites" (NULL: none). */
+static const json_t *partial_suite(const json_t *partial, const char *name)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(partial, "suites"), i, e) {
+        const char *n = json_string_value(json_object_get(e, "name"));
+        if (n && strcmp(n, name) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* Whether a suite entry shows a kernel that timed out (below: the later suites not run). */
+static int entry_timed_out(const json_t *e)
+{
+    size_t i;
+    json_t *fc;
+    int timeout = 0, adapter_error = 0;
+    json_array_foreach(json_object_get(e, "finding_counts"), i, fc) {
+        const char *k = json_string_value(json_object_get(fc, "kind"));
+        timeout |= k && strcmp(k, "timeout") == 0;
+        adapter_error |= k && strcmp(k, "adapter_error") == 0;
+    }
+    return timeout && !adapter_error;
+}
+
+/* Fills the rest of o after a successful gs_ctx_init; returns the kernel's verdict.  partial:
+ * the kernel's object in an interrupted run (gs_run_kernel_resume), or NULL. */
+static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg, json_t *o,
+                                  const json_t *partial)
 {
     enum gs_verdict v = GS_SKIP;
     json_t *suites = json_array(), *fingerprint = NULL, *vs_exact = NULL;
     int timed_out = 0;
     enum gs_suite timed_out_in = GS_SUITE_ULP;
 
-    for (int s = 0; s < GS_N_SUITES; s++) {
+    for (int s = 0; s < GS_N_SUITES && !c->interrupted; s++) {
         if (!(cfg->suites & (1u << s)))
             continue;
-        struct gs_suite_result r;
-        memset(&r, 0, sizeof r);
-        r.suite = (enum gs_suite)s;
-        r.verdict = GS_SKIP;
-        r.pv = c->pv;
-        gs_findings_init(&r.findings);
-        if (timed_out) {
-            /* an exec adapter is killed on a timeout: the later suites cannot be served */
-            snprintf(r.note, sizeof r.note, "not run: the kernel timed out in suite %s",
-                     gs_suite_name(timed_out_in));
-        } else if (!gs_suite_in_shard(cfg, (enum gs_suite)s)) {
-            /* DESIGN.md section 9: gelucheck merge takes this suite from shard 0 */
-            snprintf(r.note, sizeof r.note, "not run in shard %u of %u: this suite runs in "
-                     "shard 0 only", cfg->shard_k, cfg->shard_n);
+        const json_t *prev = partial_suite(partial, gs_suite_name((enum gs_suite)s));
+        json_t *entry;
+        enum gs_verdict sv = GS_ERROR;
+        if (prev && !json_object_get(json_object_get(prev, "inputs"), "covered")) {
+            /* --resume: this suite finished before the interruption */
+            entry = json_deep_copy(prev);
+            gs_verdict_from_name(json_string_value(json_object_get(prev, "verdict")), &sv);
+            if (!timed_out && sv == GS_FAIL && entry_timed_out(prev)) {
+                timed_out = 1;
+                timed_out_in = (enum gs_suite)s;
+            }
+        } else if (gs_interrupted(cfg)) {
+            c->interrupted = 1; /* SIGINT/SIGTERM: this suite and the rest are left out */
+            break;
         } else {
-            suite_fns[s](c, &r);
+            struct gs_suite_result r;
+            memset(&r, 0, sizeof r);
+            r.suite = (enum gs_suite)s;
+            r.verdict = GS_SKIP;
+            r.pv = c->pv;
+            gs_findings_init(&r.findings);
+            c->resume_ulp = s == GS_SUITE_ULP ? prev : NULL; /* its covered items, if any */
+            if (timed_out) {
+                /* an exec adapter is killed on a timeout: the later suites cannot be served */
+                snprintf(r.note, sizeof r.note, "not run: the kernel timed out in suite %s",
+                         gs_suite_name(timed_out_in));
+            } else if (!gs_suite_in_shard(cfg, (enum gs_suite)s)) {
+                /* DESIGN.md section 9: gelucheck merge takes this suite from shard 0 */
+                snprintf(r.note, sizeof r.note, "not run in shard %u of %u: this suite runs in "
+                         "shard 0 only", cfg->shard_k, cfg->shard_n);
+            } else {
+                suite_fns[s](c, &r);
+            }
+            /* DESIGN.md section 7: a kernel that times out fails (exit 1); "error" (exit 3)
+             * is for one that could not be served */
+            if (r.verdict == GS_ERROR && !c->internal_error &&
+                gs_findings_count(&r.findings, GS_K_TIMEOUT) > 0 &&
+                gs_findings_count(&r.findings, GS_K_ADAPTER_ERROR) == 0) {
+                r.verdict = GS_FAIL;
+                timed_out = 1;
+                timed_out_in = (enum gs_suite)s;
+            }
+            sv = r.verdict;
+            entry = suite_json(c, &r);
+            gs_findings_release(&r.findings);
+            json_decref(r.metrics);
+            json_decref(r.inputs);
         }
-        /* DESIGN.md section 7: a kernel that times out fails (exit 1); "error" (exit 3) is
-         * for one that could not be served */
-        if (r.verdict == GS_ERROR && !c->internal_error &&
-            gs_findings_count(&r.findings, GS_K_TIMEOUT) > 0 &&
-            gs_findings_count(&r.findings, GS_K_ADAPTER_ERROR) == 0) {
-            r.verdict = GS_FAIL;
-            timed_out = 1;
-            timed_out_in = (enum gs_suite)s;
-        }
-        if (s == GS_SUITE_FINGERPRINT && json_object_get(r.metrics, "detected"))
-            fingerprint = json_deep_copy(r.metrics);
-        if (s == GS_SUITE_ULP && json_object_get(r.metrics, "vs_exact"))
-            vs_exact = json_deep_copy(json_object_get(r.metrics, "vs_exact"));
-        v = gs_verdict_worse(v, r.verdict);
-        json_array_append_new(suites, suite_json(c, &r));
-        gs_findings_release(&r.findings);
-        json_decref(r.metrics);
-        json_decref(r.inputs);
+        const json_t *m = json_object_get(entry, "metrics");
+        if (s == GS_SUITE_FINGERPRINT && json_object_get(m, "detected"))
+            fingerprint = json_deep_copy(m);
+        if (s == GS_SUITE_ULP && json_object_get(m, "vs_exact"))
+            vs_exact = json_deep_copy(json_object_get(m, "vs_exact"));
+        v = gs_verdict_worse(v, sv);
+        json_array_append_new(suites, entry);
     }
     if (c->internal_error)
         v = GS_ERROR;
@@ -136,11 +189,19 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
     if (c->internal_error)
         json_object_set_new(o, "error", text_json(c->internal_msg));
     json_object_set_new(o, "suites", suites ? suites : json_array());
+    if (c->interrupted) /* after "suites": merge.c keeps members it does not know, after */
+        json_object_set_new(o, "complete", json_false());
     return v;
 }
 
 json_t *gs_run_kernel(const struct gs_config *cfg, const struct gs_target *t, int *internal,
                       double *timing_s)
+{
+    return gs_run_kernel_resume(cfg, t, NULL, internal, timing_s);
+}
+
+json_t *gs_run_kernel_resume(const struct gs_config *cfg, const struct gs_target *t,
+                             const json_t *partial, int *internal, double *timing_s)
 {
     double t0 = now_s();
     struct gs_ctx c;
@@ -158,7 +219,7 @@ json_t *gs_run_kernel(const struct gs_config *cfg, const struct gs_target *t, in
         json_object_set_new(o, "error", text_json(msg));
         json_object_set_new(o, "suites", json_array());
     } else {
-        v = run_suites(&c, cfg, o);
+        v = run_suites(&c, cfg, o, partial);
         *internal = c.internal_error;
     }
     gs_ctx_release(&c);

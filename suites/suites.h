@@ -12,6 +12,7 @@
 #ifndef GELUCHECK_SUITES_H
 #define GELUCHECK_SUITES_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -447,7 +448,13 @@ struct gs_config {
                                   shard_n 0 or 1 = the whole run (DESIGN.md section 9) */
     gs_progress_fn progress; /* may be NULL */
     void *progress_arg;
+    const volatile sig_atomic_t *interrupt; /* nonzero once the run is to stop (SIGINT or
+                                  SIGTERM, set by the CLI's handler): the ulp suite measures no
+                                  further work item and gs_run_kernel starts no further suite;
+                                  NULL = never */
 };
+/* Whether cfg->interrupt says stop. */
+int gs_interrupted(const struct gs_config *c);
 void gs_config_init(struct gs_config *c); /* all suites, default policy NULL (caller sets),
                                              seed 1, samples 0, threads 1 */
 
@@ -471,6 +478,10 @@ struct gs_ctx {
     struct gs_targets targets;       /* built once per kernel by gs_ctx_init */
     int internal_error;              /* set when the reference failed (cap): exit 4 */
     char internal_msg[256];
+    const json_t *resume_ulp;        /* the ulp suite entry of an interrupted run to continue
+                                        (its "inputs"."covered" items are not measured again:
+                                        read back and merged), or NULL */
+    int interrupted;                 /* set by a suite that stopped early on cfg->interrupt */
 };
 
 /* The result of one suite on one kernel. */
@@ -559,6 +570,13 @@ json_t *gs_kernel_merge(json_t *const *k, size_t n, size_t *bad, char *msg, size
  * JSON so that results compare byte for byte). */
 json_t *gs_run_kernel(const struct gs_config *cfg, const struct gs_target *t, int *internal,
                       double *timing_s);
+/* The same, continuing the kernel object `partial` of an interrupted run (NULL: from the
+ * start): its suites that finished are taken as they are, its ulp suite's covered work items
+ * are read back and only the others measured (ulp_resume.c).  An interrupted kernel's object
+ * (cfg->interrupt) ends with "complete": false and holds the suites that finished, the ulp
+ * suite with what it measured ("inputs"."covered"); suites not started are left out. */
+json_t *gs_run_kernel_resume(const struct gs_config *cfg, const struct gs_target *t,
+                             const json_t *partial, int *internal, double *timing_s);
 
 #ifdef __cplusplus
 }

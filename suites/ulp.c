@@ -152,6 +152,12 @@ static int work(void *arg, unsigned t, uint64_t j)
     struct gs_ctx *c = u->c;
     if (atomic_load(&u->stop))
         return 1;
+    if (ulp_item_done(u, j)) /* --resume: measured before the interruption, read back */
+        return 0;
+    if (gs_interrupted(c->cfg)) { /* SIGINT/SIGTERM: this item and the rest stay unmeasured */
+        atomic_store(&u->interrupted, 1);
+        return 1;
+    }
     size_t n = item_inputs(u, gs_shard_item(c->cfg, j), a);
     if (gs_ut_eval(c, t, a->x, a->y, n, &a->f, &a->nomem) != 0) {
         if (!a->nomem)
@@ -226,6 +232,7 @@ static int work(void *arg, unsigned t, uint64_t j)
     }
     a->points += n;
     gs_ut_progress_add(&u->prog, t, n - reported);
+    ulp_item_set_done(u, j);
     return 0;
 }
 
@@ -337,8 +344,22 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
         }
     }
     uint64_t n_mine = gs_shard_items(c->cfg, u.n_items);
+    char why[256] = "";
+    u.n_mine = n_mine;
+    if (!nomem && ulp_resume_start(&u, why, sizeof why)) {
+        /* a --resume entry that does not fit this run (checked before: cannot happen but for
+         * a hand-edited file); run the whole sweep rather than merge something else */
+        nomem = !u.done;
+        if (u.done) {
+            ulp_acc_release(&u.acc[0]);
+            nomem = ulp_acc_init(&u.acc[0], n_bins, 1) != 0;
+            memset(u.done, 0, (size_t)(n_mine / 64 + 1) * sizeof *u.done);
+            snprintf(r->note, sizeof r->note, "--resume: %.200s: measured again", why);
+        }
+    }
     for (uint64_t j = 0; !nomem && j < n_mine; j++)
-        u.prog.total += item_count(&u, gs_shard_item(c->cfg, j));
+        if (!ulp_item_done(&u, j))
+            u.prog.total += item_count(&u, gs_shard_item(c->cfg, j));
     if (!nomem) {
         gs_parallel_for(nt, n_mine, work, &u);
         gs_ut_progress_end(&u.prog);
@@ -350,14 +371,21 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
         for (unsigned t = 1; t < nt; t++)
             ulp_acc_merge(&u.acc[0], &u.acc[t], n_bins);
         /* plot data of the whole run, made once: in shard 0 (gelucheck merge takes it) */
-        if (u.exact && c->cfg->shard_k == 0 && !atomic_load(&u.stop) && !atomic_load(&u.failed))
+        /* an interrupted sweep leaves it to the run that completes it (--resume) */
+        if (u.exact && c->cfg->shard_k == 0 && !atomic_load(&u.stop) &&
+            !atomic_load(&u.failed) && !atomic_load(&u.interrupted))
             curve = vs_exact_curve(&u, &nomem);
     }
+    int interrupted = atomic_load(&u.interrupted) && !atomic_load(&u.failed);
     if (!nomem) {
         gs_findings_merge(&r->findings, &u.acc[0].f);
         r->points = u.acc[0].points;
         r->metrics = ulp_metrics_json(&u);
         r->inputs = ulp_inputs_json(&u);
+        if (interrupted) { /* what --resume continues from */
+            json_object_set_new(r->inputs, "covered", ulp_covered_json(&u));
+            c->interrupted = 1;
+        }
         json_t *vx = json_object_get(r->metrics, "vs_exact");
         if (curve && vx)
             json_object_set(vx, "curve", curve);
@@ -367,6 +395,7 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
     for (unsigned t = 0; u.acc && t < nt; t++)
         ulp_acc_release(&u.acc[t]);
     free(u.acc);
+    free((void *)u.done);
     free(u.prog.last);
     free(u.targets);
     free(u.bins);

@@ -117,6 +117,14 @@ static int entry_from_json(struct ulp_acc *a, const struct ulp_run *u, const jso
     return 0;
 }
 
+int ulp_entry_read(struct ulp_acc *a, const struct ulp_run *u, const json_t *s, char *msg,
+                   size_t size)
+{
+    enum gs_severity sev[GS_N_KINDS];
+    struct merge_err e = { msg, size };
+    return entry_from_json(a, u, s, sev, &e);
+}
+
 /* The merged verdict: the first shard's error (or skip: a timed-out kernel) with its note;
  * else fail or pass by the merged findings, as gs_ut_verdict judges them. */
 static enum gs_verdict verdict_of(json_t *const *s, size_t n, const struct ulp_acc *a,

@@ -45,6 +45,9 @@ struct ulp_run {
     _Atomic int stop;          /* a thread failed: hand out no more items */
     _Atomic int failed;        /* the kernel could not be served */
     struct gs_ut_progress prog;
+    uint64_t n_mine;           /* work items of this shard (all without --shard) */
+    _Atomic uint64_t *done;    /* bit j: this shard's item j measured (or read back) */
+    _Atomic int interrupted;   /* an item was left unmeasured on cfg->interrupt */
 };
 
 /* Index of x's binade (x finite): sign x exponent field. */
@@ -68,5 +71,20 @@ json_t *ulp_metrics_json(const struct ulp_run *u);
 json_t *ulp_merge_json(json_t *const *s, size_t n, enum geluref_func func,
                        enum geluref_dtype dt, size_t *bad_shard, char *msg, size_t size);
 json_t *ulp_inputs_json(const struct ulp_run *u);
+/* One ulp suite entry as written (points, metrics, findings) read back into a (initialised,
+ * empty), as gelucheck merge reads a shard's (ulp_merge.c); 0, or -1 with msg. */
+int ulp_entry_read(struct ulp_acc *a, const struct ulp_run *u, const json_t *s, char *msg,
+                   size_t size);
+
+/* ---- ulp_resume.c: interrupted sweeps (DESIGN.md sections 7, 10) ---- */
+/* The done bitmap of u->n_mine items, and, when u->c->resume_ulp is set, its covered items
+ * marked and its measurements read into u->acc[0].  0; -1 with msg (a bad or mismatched
+ * entry, or no memory). */
+int ulp_resume_start(struct ulp_run *u, char *msg, size_t size);
+int ulp_item_done(const struct ulp_run *u, uint64_t j);
+void ulp_item_set_done(struct ulp_run *u, uint64_t j);
+/* "covered": {"items": n_mine, "done": [[first, last]...] (this shard's item indexes),
+ * "x": [[lo, hi]...] (exhaustive sweeps: the intervals of x those items cover, in range)}. */
+json_t *ulp_covered_json(const struct ulp_run *u);
 
 #endif

@@ -1,0 +1,39 @@
+# Interrupted runs and --resume (DESIGN.md sections 7 and 10): SIGINT/SIGTERM during a sweep
+# writes what was measured, marked incomplete, exit 130/143; --resume continues it to the
+# uninterrupted run's result.  Included from tests/CMakeLists.txt after run.cmake (its
+# run_schema, run_validate, cli_test).
+
+# interrupt_test(NAME SIGS ARGS): interrupt_check.py runs ARGS ('|' separated) whole, then
+# interrupted by each of SIGS (comma separated, SIG@K: in the K-th kernel) and resumed, and
+# compares.  About 10 s each on 2 cores: labelled sweep with the shard tests.
+function(interrupt_test name sigs args)
+    string(REPLACE "|" ";" args "${args}")
+    add_test(NAME suites_interrupt_${name}
+        COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/interrupt_check.py
+                $<TARGET_FILE:gelucheck> ${CMAKE_CURRENT_BINARY_DIR}/interrupt_results/${name}
+                ${run_schema} "${run_validate}" ${sigs} ${args})
+    set_tests_properties(suites_interrupt_${name} PROPERTIES LABELS "cli;sweep")
+endfunction()
+
+# SIGINT in the second of three kernels (the first finished and kept as is, the third not
+# started and listed, the second's special suite not started); an exhaustive f32 sweep over
+# [-1.5, -1] (about 4 million inputs); the JUnit XML written beside the JSON
+interrupt_test(sigint "SIGINT@2"
+    "run|--adapter|libm|--kernel|erf1p.f64|--kernel|erfc.f32|--kernel|erf1p.f16|--exhaustive|--samples|2000|--suite|ulp,special|--range|-1.5:-1|--threads|2|--junit|junit.xml")
+# SIGTERM, and the resumed run interrupted again by SIGTERM before the last resume
+interrupt_test(sigterm "SIGTERM,SIGTERM"
+    "run|--adapter|libm|--kernel|erfc.f32|--exhaustive|--suite|ulp|--range|-1.5:-1|--threads|2")
+
+# --- refused: exit 2, one line, nothing run
+set(e "gelucheck: error: ")
+set(fx ${PROJECT_SOURCE_DIR}/tests/reports/fixtures)
+cli_test(run_resume_not_json 2 "run|--adapter|libm|--resume|${fx}/bad_syntax.json" EMPTY_OUT
+    ERR "^${e}--resume: [^\n]*/bad_syntax[.]json: line 3, column 16: unexpected token[^\n]*\n$")
+cli_test(run_resume_missing 2 "run|--adapter|libm|--resume|/nonexistent/r.json" EMPTY_OUT
+    ERR "^${e}--resume: /nonexistent/r[.]json: cannot read: No such file or directory\n$")
+cli_test(run_resume_not_result 2 "run|--adapter|libm|--resume|${fx}/bad_schema.json" EMPTY_OUT
+    ERR "^${e}--resume: [^\n]*/bad_schema[.]json: schema is 'gelucheck-result/0', want 'gelucheck-result/1'\n$")
+cli_test(run_resume_complete 2 "run|--adapter|mutants|--resume|${fx}/mutants.json" EMPTY_OUT
+    ERR "^${e}--resume '[^\n]*/mutants[.]json': the result is complete: nothing to resume [^\n]*\n$")
+cli_test(run_help_resume 0 "run|--help"
+    OUT "--resume FILE +continue the interrupted run whose result is FILE.*130, 143\ninterrupted by SIGINT, SIGTERM")
