@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <reports.h>
@@ -15,6 +16,16 @@
 int cli_check_output(const char *opt, const char *path)
 {
     char buf[4096];
+    struct stat st;
+    /* caught now, not after the run: an empty name, a folder ("out/", "/tmp") */
+    if (!*path) {
+        cli_error("cannot write %s '': empty file name", opt);
+        return -1;
+    }
+    if (path[strlen(path) - 1] == '/' || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+        cli_error("cannot write %s '%s': Is a directory", opt, path);
+        return -1;
+    }
     snprintf(buf, sizeof buf, "%s", path);
     const char *dir = dirname(buf);
     if (access(dir, W_OK) == 0)

@@ -70,10 +70,24 @@ static int check_kernel(const json_t *k, size_t ki, const char *path, char *msg,
     return 0;
 }
 
+/* The offset of the first NUL byte in f at or before limit, or -1: jansson stops at a NUL
+ * and calls it the end of the file, which it is not. */
+static long nul_before(FILE *f, size_t limit)
+{
+    long at = 0;
+    int c;
+    rewind(f);
+    for (; (size_t)at <= limit && (c = getc(f)) != EOF; at++)
+        if (c == 0)
+            return at;
+    return -1;
+}
+
 json_t *rp_result_load(const char *path, char *msg, size_t size)
 {
     json_error_t err;
     FILE *f = fopen(path, "r");
+    long nul;
 
     if (!f) {
         snprintf(msg, size, "%s: cannot read: %s", path, strerror(errno));
@@ -81,10 +95,13 @@ json_t *rp_result_load(const char *path, char *msg, size_t size)
     }
     json_t *doc = json_loadf(f, JSON_REJECT_DUPLICATES, &err);
     int rerr = ferror(f) ? errno : 0;
+    nul = doc || rerr ? -1 : nul_before(f, (size_t)err.position);
     fclose(f);
     if (!doc) {
         if (rerr)
             snprintf(msg, size, "%s: cannot read: %s", path, strerror(rerr));
+        else if (nul >= 0)
+            snprintf(msg, size, "%s: NUL byte at offset %ld", path, nul);
         else if (err.line > 0)
             snprintf(msg, size, "%s: line %d, column %d: %s", path, err.line, err.column,
                      err.text);
@@ -92,23 +109,32 @@ json_t *rp_result_load(const char *path, char *msg, size_t size)
             snprintf(msg, size, "%s: not JSON: %s", path, err.text);
         return NULL;
     }
+    if (rp_result_check(doc, path, msg, size)) {
+        json_decref(doc);
+        return NULL;
+    }
+    return doc;
+}
+
+int rp_result_check(const json_t *doc, const char *path, char *msg, size_t size)
+{
     const char *schema = json_string_value(json_object_get(doc, "schema"));
     size_t i;
     json_t *k;
     if (!json_is_object(doc)) {
         snprintf(msg, size, "%s: not a JSON object", path);
     } else if (!schema) {
-        snprintf(msg, size, "%s: no 'schema' (want '%s')", path, RP_SCHEMA);
+        snprintf(msg, size, "%s: %s (want '%s')", path,
+                 json_object_get(doc, "schema") ? "'schema' is not a string" : "no 'schema'",
+                 RP_SCHEMA);
     } else if (strcmp(schema, RP_SCHEMA) != 0) {
         snprintf(msg, size, "%s: schema is '%.200s', want '%s'", path, schema, RP_SCHEMA);
     } else if (!need(doc, "kernels", JSON_ARRAY, path, "", msg, size)) {
         json_array_foreach(json_object_get(doc, "kernels"), i, k) {
             if (check_kernel(k, i, path, msg, size))
-                goto bad;
+                return -1;
         }
-        return doc;
+        return 0;
     }
-bad:
-    json_decref(doc);
-    return NULL;
+    return -1;
 }

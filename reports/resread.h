@@ -4,6 +4,7 @@
 #ifndef GELUCHECK_RESREAD_H
 #define GELUCHECK_RESREAD_H
 
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,16 @@ static inline const json_t *rr_suite(const json_t *k, const char *name)
     return NULL;
 }
 
+/* a + b for counts read from a file: an absurd count saturates instead of overflowing. */
+static inline long long rr_count_add(long long a, long long b)
+{
+    if (b > 0 && a > LLONG_MAX - b)
+        return LLONG_MAX;
+    if (b < 0 && a < LLONG_MIN - b)
+        return LLONG_MIN;
+    return a + b;
+}
+
 /* The count of findings of kind in suite s ("finding_counts", every region and severity). */
 static inline long long rr_suite_kind_count(const json_t *s, const char *kind)
 {
@@ -71,7 +82,7 @@ static inline long long rr_suite_kind_count(const json_t *s, const char *kind)
     json_t *c;
     json_array_foreach(json_object_get(s, "finding_counts"), i, c) {
         if (strcmp(rr_str(c, "kind"), kind) == 0)
-            n += (long long)json_integer_value(json_object_get(c, "count"));
+            n = rr_count_add(n, (long long)json_integer_value(json_object_get(c, "count")));
     }
     return n;
 }
@@ -83,7 +94,7 @@ static inline long long rr_kind_count(const json_t *k, const char *kind)
     size_t i;
     json_t *s;
     json_array_foreach(json_object_get(k, "suites"), i, s)
-        n += rr_suite_kind_count(s, kind);
+        n = rr_count_add(n, rr_suite_kind_count(s, kind));
     return n;
 }
 

@@ -14,7 +14,8 @@ add_executable(test_adapters_exec
     ${CMAKE_CURRENT_LIST_DIR}/test_exec.c
     ${CMAKE_CURRENT_LIST_DIR}/test_exec_open.c
     ${CMAKE_CURRENT_LIST_DIR}/test_exec_eval.c
-    ${CMAKE_CURRENT_LIST_DIR}/test_exec_examples.c)
+    ${CMAKE_CURRENT_LIST_DIR}/test_exec_examples.c
+    ${CMAKE_CURRENT_LIST_DIR}/test_exec_hostile.c)
 target_compile_definitions(test_adapters_exec PRIVATE
     EXEC_FIXTURES="${CMAKE_CURRENT_LIST_DIR}/exec_fixtures"
     EXEC_EXAMPLE_PY="${CMAKE_CURRENT_LIST_DIR}/../../adapters/exec/example_adapter.py"
@@ -23,7 +24,7 @@ target_compile_definitions(test_adapters_exec PRIVATE
 target_link_libraries(test_adapters_exec PRIVATE gc_adapters gc_exec geluref PkgConfig::CMOCKA
                                                  gelucheck_warnings m)
 add_dependencies(test_adapters_exec gelucheck_exec_example)
-foreach(group open eval examples)
+foreach(group open eval examples hostile)
     add_test(NAME adapters_exec_${group} COMMAND test_adapters_exec ${group})
 endforeach()
 

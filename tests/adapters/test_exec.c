@@ -104,7 +104,8 @@ int main(int argc, char **argv)
         const char *name;
         int (*run)(void);
     } groups[] = { { "open", exec_open_tests }, { "eval", exec_eval_tests },
-                   { "examples", exec_example_tests } };
+                   { "examples", exec_example_tests },
+                   { "hostile", exec_hostile_tests } };
     int failed = 0, ran = 0;
 
     for (size_t i = 0; i < N(groups); i++)
@@ -113,7 +114,8 @@ int main(int argc, char **argv)
             ran++;
         }
     if (!ran) {
-        fprintf(stderr, "test_adapters_exec: unknown group '%s' (open, eval, examples)\n", argv[1]);
+        fprintf(stderr, "test_adapters_exec: unknown group '%s' (open, eval, examples, "
+                        "hostile)\n", argv[1]);
         return 2;
     }
     return failed ? 1 : 0;

@@ -36,5 +36,6 @@ int exec_teardown(void **state);
 int exec_open_tests(void);     /* test_exec_open.c */
 int exec_eval_tests(void);     /* test_exec_eval.c */
 int exec_example_tests(void);  /* test_exec_examples.c */
+int exec_hostile_tests(void);  /* test_exec_hostile.c */
 
 #endif

@@ -72,3 +72,25 @@ add_test(NAME reports_run_baseline
             -DVALIDATE=${run_validate} -DSCHEMA=${run_schema}
             -P ${CMAKE_CURRENT_LIST_DIR}/baseline_run_check.cmake)
 set_tests_properties(reports_compare_report reports_run_baseline PROPERTIES LABELS cli)
+
+# --- hostile results (issue 8): every member of each fixture replaced, one at a time, by a
+# value of another type or an absurd number: rejected with one line naming the file, or read
+# by every renderer, compare, merge and baseline without a crash (test_hostile_json.c)
+add_executable(test_hostile_json reports/test_hostile_json.c)
+target_link_libraries(test_hostile_json PRIVATE gc_reports PkgConfig::CMOCKA gelucheck_warnings)
+# a.json (an adapter not loaded, trimmed curves: every 2nd member) and mutants.json (every curve:
+# every 4th member; a merge and a compare copy its 28000 members per mutant); a sanitizer
+# build takes every 8th of those (all of them would take about 10 minutes there)
+set(hostile_scale 1)
+if(CMAKE_C_FLAGS MATCHES "-fsanitize")
+    set(hostile_scale 8)
+endif()
+foreach(row "fixtures_r3/a=2" "fixtures/mutants=4")
+    string(REPLACE "=" ";" row ${row})
+    list(GET row 0 f)
+    list(GET row 1 stride)
+    math(EXPR stride "${stride} * ${hostile_scale}")
+    string(REPLACE "/" "_" n ${f})
+    add_test(NAME reports_hostile_json_${n}
+        COMMAND test_hostile_json ${CMAKE_CURRENT_LIST_DIR}/${f}.json ${stride})
+endforeach()

@@ -1,0 +1,129 @@
+# Bad-input tables (issue 8, DESIGN.md section 10): every place outside input enters the
+# command line, one row per hostile value, each asserting the exit status and the one-line
+# message that names the source (option, file:line, file) and the problem.  Rows already in
+# parse_cli.cmake, suites/run.cmake, suites/shard.cmake and reports/*.cmake are not repeated.
+# Included from tests/CMakeLists.txt after those (cli_test).
+set(e "gelucheck: error: ")
+set(bd ${CMAKE_CURRENT_BINARY_DIR}/badinput)
+add_test(NAME badinput_make_files
+    COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/make_files.sh ${bd}
+               ${CMAKE_CURRENT_LIST_DIR}/../reports/fixtures_r3/a.json)
+set_tests_properties(badinput_make_files PROPERTIES FIXTURES_SETUP badinput_files LABELS cli)
+
+# bad_test(NAME RC ARGS ERR): cli_test with nothing on stdout and the whole of stderr one
+# line, the message ERR (a regex) after "gelucheck: error: "
+function(bad_test name rc args err)
+    cli_test(bad_${name} ${rc} "${args}" EMPTY_OUT ERR "^${e}${err}\n$")
+    set_tests_properties(cli_bad_${name} PROPERTIES FIXTURES_REQUIRED badinput_files)
+endfunction()
+
+# bad_values(PREFIX ARGS OPT MESSAGE ROWS...): one bad_test per row "NAME=VALUE" of --OPT
+# VALUE after ARGS; MESSAGE follows "bad --OPT 'VALUE': "
+function(bad_values prefix args opt message)
+    foreach(row IN LISTS ARGN)
+        string(FIND "${row}" "=" eq)
+        string(SUBSTRING "${row}" 0 ${eq} n)
+        math(EXPR eq "${eq} + 1")
+        string(SUBSTRING "${row}" ${eq} -1 v)
+        string(REGEX REPLACE "([.+*?()^$])" "[\\1]" re "${v}")
+        set(word "--${opt}|${v}")
+        if(v STREQUAL "")
+            set(word "--${opt}=") # an empty word would vanish from cli_check's argument list
+        endif()
+        bad_test(${prefix}_${n} 2 "${args}|${word}" "bad --${opt} '${re}': ${message}")
+    endforeach()
+endfunction()
+
+# --- gelucheck run: values of options (exit 2, nothing run)
+set(r "run|--adapter|libm")
+string(REPEAT "1" 300 long)
+bad_values(range "${r}" range "want LO:HI, finite numbers with LO <= HI"
+    "nan_lo=nan:1" "nan_hi=1:nan" "both_inf=-inf:inf" "huge=1e999:2" "huge_hex=0x1p99999:1"
+    "no_hi=1:" "no_lo=:1" "colon=:" "three=1:2:3" "empty=" "long=${long}:2")
+bad_values(samples "${r}" samples "not an integer in 1[.][.]1099511627776"
+    "two64=18446744073709551616" "max64=18446744073709551615" "exp=1e3" "garbage=10x"
+    "hex=0x10" "blank= 10" "empty=")
+bad_values(threads "${r}" threads "not an integer in 1[.][.]1024"
+    "neg=-1" "huge=99999" "word=two" "empty=" "frac=1.5")
+bad_values(seed "${r}" seed "not an integer in 0[.][.]9223372036854775807"
+    "neg=-1" "empty=" "frac=1.5" "two64=18446744073709551616" "hex=0x10")
+foreach(opt timeout startup-timeout)
+    bad_values(${opt} "${r}" ${opt} "not a number of seconds > 0"
+        "zero=0" "neg=-1" "nan=nan" "inf=inf" "huge=1e999" "empty=" "word=ten")
+endforeach()
+bad_test(progress_empty 2 "${r}|--progress="
+    "bad --progress '' [(]expected one of: auto, always, never[)]")
+bad_test(progress_upper 2 "${r}|--progress|ALWAYS"
+    "bad --progress 'ALWAYS' [(]expected one of: auto, always, never[)]")
+bad_test(shard_zero_zero 2 "${r}|--shard|0/0" "bad --shard '0/0': N must be in 1[.][.]1000000")
+bad_test(shard_k_above 2 "${r}|--shard|3/2"
+    "bad --shard '3/2': K must be below N [(]the shards of 2 are 0/2 [.][.] 1/2[)]")
+bad_test(shard_empty 2 "${r}|--shard="
+    "bad --shard '': want K/N, shard K [(]counted from 0[)] of N, e[.]g[.] 0/4")
+bad_test(adapter_empty 2 "run|--adapter="
+    "--adapter needs a spec: a built-in name, plugin:PATH, PATH[.]so or exec:COMMAND")
+# output paths that cannot be files: caught before anything runs (not exit 4 after the run)
+bad_test(json_empty 2 "${r}|--json=" "cannot write --json '': empty file name")
+bad_test(json_folder 2 "${r}|--json|${bd}/dir.json"
+    "cannot write --json '[^\n]*/dir[.]json': Is a directory")
+bad_test(json_slash 2 "${r}|--json|${bd}/new/"
+    "cannot write --json '[^\n]*/new/': Is a directory")
+bad_test(junit_empty 2 "${r}|--junit=" "cannot write --junit '': empty file name")
+bad_test(merge_json_empty 2 "merge|${bd}/empty.json|--json="
+    "cannot write --json '': empty file name")
+
+# --- policy INI files (--policy FILE): exit 2 with FILE:LINE and the problem
+set(r "run|--adapter|libm|--kernel|erf1p.f16|--suite|special|--policy")
+bad_test(policy_unknown_section 2 "${r}|${bd}/unknown_section.ini"
+    "[^\n]*/unknown_section[.]ini:1: unknown section [[]gelu[.]f33[]] [(]expected [[]policy[]], [[]all[]], [[]DTYPE[]], [[]FUNC[]] or [[]FUNC[.]DTYPE[]][)]")
+bad_test(policy_unknown_key 2 "${r}|${bd}/unknown_key.ini"
+    "[^\n]*/unknown_key[.]ini:3: unknown key 'max_ulps' in [[]all[]]")
+bad_test(policy_bad_value 2 "${r}|${bd}/bad_value.ini"
+    "[^\n]*/bad_value[.]ini:2: bad value 'four' for 'max_ulp' in [[]all[]]: expected a number >= 0 or inf")
+bad_test(policy_duplicate_key 2 "${r}|${bd}/duplicate_key.ini"
+    "[^\n]*/duplicate_key[.]ini:3: duplicate key 'ftz' in [[]f32[]] [(]first set on line 2[)]")
+bad_test(policy_nul 2 "${r}|${bd}/nul.ini" "[^\n]*/nul[.]ini:3: nul byte in line")
+bad_test(policy_long_line 2 "${r}|${bd}/long_line.ini"
+    "[^\n]*/long_line[.]ini:2: line longer than 199 characters")
+bad_test(policy_garbage 2 "${r}|${bd}/garbage.ini"
+    "[^\n]*/garbage[.]ini:1: syntax error: expected [[]section[]] or key = value")
+bad_test(policy_folder 2 "${r}|${bd}/dir.ini"
+    "cannot read policy file '[^\n]*/dir[.]ini': Is a directory")
+# an empty file is the default policy: erf1p.f16 fails it (NaN at -inf), exit 1 as without
+cli_test(bad_policy_empty_ok 1 "${r}|${bd}/empty.ini")
+set_tests_properties(cli_bad_policy_empty_ok PROPERTIES FIXTURES_REQUIRED badinput_files)
+
+# (a lone '[' is written '.' in these regexes: an unbalanced bracket joins CMake list items)
+# --- results read back: gelucheck report and run --baseline name the file and the problem;
+# compare and merge share the reader (one row each for the NUL byte and the depth limit)
+set(json_rows
+    "empty=line 1, column 0: '.' or '{' expected near end of file"
+    "truncated=line 52, column 3: string or '}' expected near end of file"
+    "nul=NUL byte at offset 32"
+    "deep=line 1, column 2049: maximum parsing depth reached near '.'"
+    "huge_integer=line 1, column 79: too big integer"
+    "huge_real=line 1, column 61: real number overflow near '1e999'"
+    "garbage=line 1, column 0: unable to decode byte 0xff"
+    "kernels_object='kernels' is not an array"
+    "kernel_number=kernels[[]0[]]: not an object"
+    "schema_number='schema' is not a string [(]want 'gelucheck-result/1'[)]"
+    "metrics_array=kernels[[]0[]][.]suites[[]0[]]: 'metrics' is not an object"
+    "dtype_number=kernels[[]0[]]: 'dtype' is not a string"
+    "dir=cannot read: Is a directory")
+foreach(row IN LISTS json_rows)
+    string(FIND "${row}" "=" eq)
+    string(SUBSTRING "${row}" 0 ${eq} n)
+    math(EXPR eq "${eq} + 1")
+    string(SUBSTRING "${row}" ${eq} -1 why)
+    set(f ${bd}/${n}.json)
+    bad_test(report_${n} 2 "report|${f}|--report|${bd}/out" "[^\n]*/${n}[.]json: ${why}")
+    bad_test(baseline_${n} 2 "run|--adapter|libm|--kernel|erf1p.f16|--baseline|${f}"
+        "[^\n]*/${n}[.]json: ${why}")
+endforeach()
+bad_test(compare_nul 2 "compare|${bd}/nul.json" "[^\n]*/nul[.]json: NUL byte at offset 32")
+bad_test(compare_deep 2 "compare|${bd}/deep.json"
+    "[^\n]*/deep[.]json: line 1, column 2049: maximum parsing depth reached near '.'")
+bad_test(merge_nul 2 "merge|${bd}/nul.json|--json|${bd}/m.json"
+    "[^\n]*/nul[.]json: NUL byte at offset 32")
+bad_test(merge_deep 2 "merge|${bd}/deep.json|--json|${bd}/m.json"
+    "[^\n]*/deep[.]json: line 1, column 2049: maximum parsing depth reached near '.'")
