@@ -30,6 +30,15 @@ void exec_expect(enum gc_status st, const char *msg, enum gc_status want, const 
 
 /* cmocka setup and teardown: the teardown fails when an fd or a child process (running or
  * zombie) is left over from the test. */
+/* A table row: an adapter command and what opening or evaluating it must give. */
+struct exec_case {
+    const char *command;
+    int timed; /* tests a time limit: timeouts EXEC_FAST, else EXEC_SLOW */
+    enum gc_status st;
+    const char *needle; /* in the message */
+    const char *why;
+};
+
 int exec_setup(void **state);
 int exec_teardown(void **state);
 

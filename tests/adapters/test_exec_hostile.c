@@ -21,15 +21,7 @@
 #define EVAL(reply) BANNER "read r; " reply "; cat >/dev/null"
 #define MEGABYTE "head -c 1000000 /dev/zero | tr '\\000' a"
 
-struct hostile {
-    const char *command;
-    int timed; /* tests a time limit: timeouts EXEC_FAST, else EXEC_SLOW */
-    enum gc_status st;
-    const char *needle;
-    const char *why;
-};
-
-static const struct hostile opens[] = {
+static const struct exec_case opens[] = {
     { "awk 'BEGIN { print \"gelucheck-exec 1\"; for (i = 0; i < 1000000; i++) "
       "print \"kernel k\" i \" gelu f32\"; print \"ready\" }'", 0, GC_E_INVALID,
       "bad kernel line 'kernel k4096 gelu f32': too many kernels", "a million kernel lines" },
@@ -52,7 +44,7 @@ static const struct hostile opens[] = {
       "line longer than 4096 bytes", "a megabyte of description" },
 };
 
-static const struct hostile evals[] = {
+static const struct exec_case evals[] = {
     { EVAL("printf 'ok 99999999999999999999\\n'"), 0, GC_E_EVAL,
       "kernel 'k': unexpected reply 'ok 99999999999999999999' to 'eval k 4'", "an absurd count" },
     { EVAL("printf 'ok 18446744073709551620\\n'"), 0, GC_E_EVAL,
@@ -90,7 +82,7 @@ static const struct hostile evals[] = {
 
 static double xs[4] = { -1, 0, 1, 2 }, ys[4];
 
-static void check(const struct hostile *h, enum gc_status st, const char *msg, double t0)
+static void check(const struct exec_case *h, enum gc_status st, const char *msg, double t0)
 {
     exec_expect(st, msg, h->st, h->needle, h->why);
     if (strchr(msg, '\n'))
@@ -103,7 +95,7 @@ static void hostile_open(void **state)
 {
     (void)state;
     for (size_t i = 0; i < N(opens); i++) {
-        const struct hostile *h = &opens[i];
+        const struct exec_case *h = &opens[i];
         struct gc_adapter *a = NULL;
         char msg[1024];
         double t0 = exec_clock(), t = h->timed ? EXEC_FAST : EXEC_SLOW;
@@ -118,7 +110,7 @@ static void hostile_eval(void **state)
 {
     (void)state;
     for (size_t i = 0; i < N(evals); i++) {
-        const struct hostile *h = &evals[i];
+        const struct exec_case *h = &evals[i];
         struct gc_adapter *a = NULL;
         char msg[1024];
         double t = h->timed ? EXEC_FAST : EXEC_SLOW;

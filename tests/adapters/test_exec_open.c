@@ -19,15 +19,7 @@
 #define BANNER "printf 'gelucheck-exec 1\\n"
 #define KERNEL "kernel a gelu f32\\n"
 
-struct bad_open {
-    const char *command;
-    int timed; /* tests a time limit: timeouts EXEC_FAST, else EXEC_SLOW */
-    enum gc_status st;
-    const char *needle;
-    const char *why;
-};
-
-static const struct bad_open bad_opens[] = {
+static const struct exec_case bad_opens[] = {
     { "printf 'hello\\n'", 0, GC_E_INVALID, "expected 'gelucheck-exec 1', got 'hello'",
       "wrong banner" },
     { "printf 'ready\\n'", 0, GC_E_INVALID, "got 'ready'", "no banner at all" },
@@ -82,7 +74,7 @@ static void bad_open(void **state)
 {
     (void)state;
     for (size_t i = 0; i < N(bad_opens); i++) {
-        const struct bad_open *b = &bad_opens[i];
+        const struct exec_case *b = &bad_opens[i];
         struct gc_adapter *a = (struct gc_adapter *)&a; /* must come back NULL */
         char msg[1024];
         double t0 = exec_clock();
