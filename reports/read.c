@@ -70,6 +70,37 @@ static int check_kernel(const json_t *k, size_t ki, const char *path, char *msg,
     return 0;
 }
 
+/* adapters[], where a result has it (merge and the totals read it): objects with a string
+ * "spec" and a "name" that is a string, or null for an adapter that could not be loaded. */
+static int check_adapters(const json_t *doc, const char *path, char *msg, size_t size)
+{
+    const json_t *all = json_object_get(doc, "adapters"), *a, *name;
+    char where[64];
+    size_t i;
+
+    if (!all)
+        return 0;
+    if (!json_is_array(all)) {
+        snprintf(msg, size, "%s: 'adapters' is not an array", path);
+        return -1;
+    }
+    json_array_foreach(all, i, a) {
+        snprintf(where, sizeof where, "adapters[%zu]", i);
+        if (!json_is_object(a)) {
+            snprintf(msg, size, "%s: %s: not an object", path, where);
+            return -1;
+        }
+        if (need(a, "spec", JSON_STRING, path, where, msg, size))
+            return -1;
+        name = json_object_get(a, "name");
+        if (name && !json_is_null(name) && !json_is_string(name)) {
+            snprintf(msg, size, "%s: %s: 'name' is neither a string nor null", path, where);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* The offset of the first NUL byte in f at or before limit, or -1: jansson stops at a NUL
  * and calls it the end of the file, which it is not. */
 static long nul_before(FILE *f, size_t limit)
@@ -134,7 +165,7 @@ int rp_result_check(const json_t *doc, const char *path, char *msg, size_t size)
             if (check_kernel(k, i, path, msg, size))
                 return -1;
         }
-        return 0;
+        return check_adapters(doc, path, msg, size);
     }
     return -1;
 }

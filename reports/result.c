@@ -180,11 +180,10 @@ int rp_result_finish(json_t *doc, const struct gs_policy *policy, int internal, 
     json_array_foreach(adapters, i, a) {
         enum gs_verdict av = json_is_null(json_object_get(a, "name")) ? GS_ERROR : GS_SKIP;
         json_int_t nk = 0;
-        /* a result read back (merge) may lack either: then nothing matches */
+        /* both strings: written so, or checked when read back (rp_result_check) */
         const char *spec = json_string_value(json_object_get(a, "spec"));
         json_array_foreach(kernels, j, k) {
-            const char *ka = json_string_value(json_object_get(k, "adapter"));
-            if (!spec || !ka || strcmp(ka, spec) != 0)
+            if (strcmp(json_string_value(json_object_get(k, "adapter")), spec) != 0)
                 continue;
             nk++;
             av = gs_verdict_worse(av, verdict_of(k));
