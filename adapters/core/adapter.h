@@ -107,9 +107,6 @@ struct gc_builtin {
 };
 size_t gc_builtin_count(void);
 const struct gc_builtin *gc_builtin_get(size_t i);
-/* The command of the onnxruntime adapter, which also runs "onnx:MODEL" (NULL when this build
- * has no onnxruntime adapter). */
-const char *gc_onnx_model_command(void);
 
 /* Entry points of the other adapter folders, called by the registry (adapters/core). */
 const struct gelucheck_plugin *gc_libm_entry(uint32_t host_abi);    /* adapters/libm */

@@ -41,8 +41,3 @@ const struct gc_builtin *gc_builtin_get(size_t i)
 {
     return i < gc_builtin_count() ? &builtins[i] : NULL;
 }
-
-const char *gc_onnx_model_command(void)
-{
-    return GC_ONNXRUNTIME_COMMAND;
-}

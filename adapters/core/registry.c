@@ -31,6 +31,15 @@ static const char *builtin_names(char *buf, size_t size)
     return buf;
 }
 
+/* The built-in called name, or NULL. */
+static const struct gc_builtin *builtin_named(const char *name)
+{
+    for (size_t i = 0; i < gc_builtin_count(); i++)
+        if (strcmp(name, gc_builtin_get(i)->name) == 0)
+            return gc_builtin_get(i);
+    return NULL;
+}
+
 /* A subprocess adapter opened for a built-in or onnx: goes by that name, not its command. */
 static enum gc_status rename_adapter(struct gc_adapter **a, const char *name, char *msg,
                                      size_t size)
@@ -76,7 +85,8 @@ static enum gc_status open_onnx(const char *model, const char *spec,
                                 const struct gc_open_options *opt, struct gc_adapter **out,
                                 char *msg, size_t size)
 {
-    const char *base = gc_onnx_model_command(), *func = opt->func ? opt->func : "gelu";
+    const struct gc_builtin *ort = builtin_named("onnxruntime");
+    const char *base = ort ? ort->command : NULL, *func = opt->func ? opt->func : "gelu";
     enum geluref_func f;
     char safe[256];
 
@@ -90,13 +100,9 @@ static enum gc_status open_onnx(const char *model, const char *spec,
         return GC_E_SPEC;
     }
     if (!base) {
-        const struct gc_builtin *b = NULL;
-        for (size_t i = 0; i < gc_builtin_count(); i++)
-            if (strcmp(gc_builtin_get(i)->name, "onnxruntime") == 0)
-                b = gc_builtin_get(i);
         gc_msg(msg, size, "adapter '%s': ONNX Runtime is not in this build (%s)",
                gc_safe(safe, sizeof safe, spec, 200),
-               b && b->skipped ? b->skipped : "skipped");
+               ort && ort->skipped ? ort->skipped : "skipped");
         return GC_E_LOAD;
     }
     /* The model path in single quotes for /bin/sh, each ' written as '\'' */
@@ -132,9 +138,9 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
         gc_msg(msg, size, "empty adapter spec");
         return GC_E_SPEC;
     }
-    for (size_t i = 0; i < gc_builtin_count(); i++)
-        if (strcmp(spec, gc_builtin_get(i)->name) == 0)
-            return open_builtin(gc_builtin_get(i), spec, opt, out, msg, size);
+    const struct gc_builtin *b = builtin_named(spec);
+    if (b)
+        return open_builtin(b, spec, opt, out, msg, size);
     if (starts_with(spec, "onnx:"))
         return open_onnx(spec + 5, spec, opt, out, msg, size);
     const char *rest = starts_with(spec, "exec:") ? spec + 5
