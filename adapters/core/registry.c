@@ -40,23 +40,6 @@ static const struct gc_builtin *builtin_named(const char *name)
     return NULL;
 }
 
-/* A subprocess adapter opened for a built-in or onnx: goes by that name, not its command. */
-static enum gc_status rename_adapter(struct gc_adapter **a, const char *name, char *msg,
-                                     size_t size)
-{
-    char *copy = gc_strdup(name);
-
-    if (!copy) {
-        gc_adapter_close(*a);
-        *a = NULL;
-        gc_msg(msg, size, "adapter '%s': out of memory", name);
-        return GC_E_NOMEM;
-    }
-    free((*a)->name);
-    (*a)->name = copy;
-    return GC_OK;
-}
-
 static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
                                    const struct gc_open_options *opt, struct gc_adapter **out,
                                    char *msg, size_t size)
@@ -65,8 +48,7 @@ static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
 
     snprintf(who, sizeof who, "built-in adapter '%s'", b->name);
     if (b->command) {
-        enum gc_status st = gc_exec_open(b->command, spec, opt, out, msg, size);
-        return st == GC_OK ? rename_adapter(out, b->name, msg, size) : st;
+        return gc_exec_open(b->command, spec, opt, out, msg, size); /* named by the spec */
     }
     if (!b->entry) {
         gc_msg(msg, size, "%s is not in this build (%s)", who, b->skipped ? b->skipped : "skipped");
@@ -118,9 +100,9 @@ static enum gc_status open_onnx(const char *model, const char *spec,
     for (const char *p = model; *p; p++)
         w = *p == '\'' ? (memcpy(w, "'\\''", 4), w + 4) : (*w = *p, w + 1);
     sprintf(w, "' --func %s", func);
-    enum gc_status st = gc_exec_open(cmd, spec, opt, out, msg, size);
+    enum gc_status st = gc_exec_open(cmd, spec, opt, out, msg, size); /* named by the spec */
     free(cmd);
-    return st == GC_OK ? rename_adapter(out, spec, msg, size) : st;
+    return st;
 }
 
 enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *opt,

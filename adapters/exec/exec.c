@@ -48,7 +48,8 @@ static struct gc_adapter *make_adapter(struct exec_state *s, struct exec_banner 
 {
     struct gc_adapter *a = gc_adapter_alloc(GC_ADAPTER_EXEC, spec, b->n);
 
-    if (!a || !(a->name = gc_strdup(s->command))
+    /* named by its built-in or onnx: spec where it has one, else by its command line */
+    if (!a || !(a->name = gc_strdup(s->label ? s->label : s->command))
         || !(a->version = b->version ? b->version : gc_strdup(""))) {
         gc_adapter_close(a); /* ops still NULL: frees the strings and the adapter only */
         return NULL;

@@ -39,8 +39,9 @@ struct exec_proc {
 struct exec_state {
     struct exec_proc p;
     char *command;           /* for messages */
-    char *label;             /* a built-in or onnx: spec: messages name it instead of the
-                                command ("adapter 'torch': ..."); NULL for exec: specs */
+    char *label;             /* a built-in or onnx: spec: the adapter's name, and messages
+                                name it instead of the command ("adapter 'torch': ...");
+                                NULL for exec: specs */
     double startup_s, batch_s, grace_s;
     enum gc_status dead;     /* GC_OK while usable; else every eval fails at once */
     char dead_msg[1024];     /* why it stopped */
