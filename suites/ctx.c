@@ -88,12 +88,19 @@ void gs_buf_free(void *p)
 enum gc_status gs_kernel_eval(const struct gs_ctx *c, unsigned t, const void *x, void *y,
                               size_t n, struct gs_findings *f)
 {
+    return gs_kernel_eval_ex(c, t, x, y, n, 0, f);
+}
+
+enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void *x, void *y,
+                                 size_t n, size_t y_slack, struct gs_findings *f)
+{
     const struct gc_kernel *k = c->t->k[t];
     uint64_t before = k->adapter->fpenv_modified;
+    struct gc_eval_extra ex = { .y_slack = y_slack };
     char msg[512];
 
     msg[0] = '\0';
-    enum gc_status st = gc_kernel_eval(k, x, y, n, msg, sizeof msg);
+    enum gc_status st = gc_kernel_eval_ex(k, x, y, n, &ex, msg, sizeof msg);
     if (f == NULL)
         return st;
     if (k->adapter->fpenv_modified != before) {

@@ -523,6 +523,11 @@ void gs_buf_free(void *p);
  * counter grew) gets an fpenv_modified finding in f (the host has restored it). */
 enum gc_status gs_kernel_eval(const struct gs_ctx *c, unsigned t, const void *x, void *y,
                               size_t n, struct gs_findings *f);
+/* The same, with y_slack bytes before y and after y[n-1] that the caller owns (the vector
+ * suite's canaries: an isolating transport carries them to the kernel and back, see struct
+ * gc_eval_extra).  gs_kernel_eval is this with y_slack 0. */
+enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void *x, void *y,
+                                 size_t n, size_t y_slack, struct gs_findings *f);
 
 /* The six suites (ulp.c, special.c, identity.c, tail.c, vector.c, fingerprint.c).  Each fills
  * r (r->suite set, findings initialised by the caller) and never prints.  The verdict: skip

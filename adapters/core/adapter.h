@@ -28,7 +28,9 @@ enum gc_status {
     GC_E_EVAL = 4,     /* eval reported failure, or the reply was wrong */
     GC_E_TIMEOUT = 5,  /* the subprocess said nothing within the time allowed */
     GC_E_DIED = 6,     /* the subprocess exited or was killed */
-    GC_E_NOMEM = 7
+    GC_E_NOMEM = 7,
+    GC_E_FAULT = 8     /* the kernel wrote where it must not (a guard page after or before y, or
+                          the read-only x): gc_eval_extra.fault and .offset say where */
 };
 const char *gc_strerror(enum gc_status st);
 
@@ -44,15 +46,41 @@ struct gc_kernel {
     size_t index;              /* position in the adapter's own table */
 };
 
+/* What one eval may say beyond its status (DESIGN.md section 10).  The caller zeroes it and
+ * sets the inputs; the adapter sets the outputs. */
+enum gc_fault_kind {
+    GC_FAULT_NONE = 0,
+    GC_FAULT_AFTER_Y = 1,   /* a write past y[n-1]: out_of_bounds_write */
+    GC_FAULT_BEFORE_Y = 2,  /* a write before y[0]: out_of_bounds_write */
+    GC_FAULT_INPUT = 3      /* a write into x (not in place): input_modified */
+};
+struct gc_eval_extra {
+    /* in: bytes before y and after y[n-1] that belong to the caller's buffer (0: none).  An
+     * isolating transport carries them to the kernel's copy of y and back, so canaries the
+     * caller put there see what the kernel did to them. */
+    size_t y_slack;
+    /* out, GC_E_FAULT: where the kernel wrote; offset in elements from y[0] (negative before
+     * it) or from x[0] */
+    enum gc_fault_kind fault;
+    long long offset;
+    /* out, GC_E_DIED: the signal that ended the process (0: it exited, then exit_status) */
+    int signal;
+    int exit_status;
+};
+
 /* What kind of adapter it is; the kind's ops are private to its file. */
 enum gc_adapter_kind { GC_ADAPTER_BUILTIN = 1, GC_ADAPTER_PLUGIN = 2, GC_ADAPTER_EXEC = 3 };
 
 struct gc_adapter_ops {
     /* y[i] = f(x[i]); msg gets a one-line reason on failure. */
     enum gc_status (*eval)(struct gc_adapter *a, const struct gc_kernel *k, const void *x,
-                           void *y, size_t n, char *msg, size_t size);
+                           void *y, size_t n, struct gc_eval_extra *ex, char *msg, size_t size);
     /* Releases what open() took (ctx, library handle, process); not the strings. */
     void (*close)(struct gc_adapter *a);
+    /* After GC_E_DIED, GC_E_TIMEOUT or GC_E_FAULT: replaces the dead process with a fresh one
+     * offering the same kernels (the struct gc_kernel pointers stay valid).  NULL when the kind
+     * runs nothing it could restart (isolation off). */
+    enum gc_status (*restart)(struct gc_adapter *a, char *msg, size_t size);
 };
 
 struct gc_adapter {
@@ -78,8 +106,11 @@ struct gc_open_options {
     double batch_timeout_s;     /* exec: per eval request (default 60) */
     const char *func;           /* onnx:MODEL: the func the model computes (--func); NULL:
                                    gelu */
+    int in_process;             /* built-ins and plug-ins: 1 runs them in gelucheck's own
+                                   process (--isolation none); 0 (default) in a worker process
+                                   (DESIGN.md section 10) */
 };
-#define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0, NULL }
+#define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0, NULL, 0 }
 
 /* Resolves spec (DESIGN.md section 5): a built-in name ("libm", "mutants", "sleef", ...),
  * "plugin:PATH" or a path ending in ".so" (dlopen), "exec:COMMAND" (subprocess protocol),
@@ -91,6 +122,11 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
 /* Evaluates k on n elements (x and y arrays of k->elem_size bytes each). */
 enum gc_status gc_kernel_eval(const struct gc_kernel *k, const void *x, void *y, size_t n,
                               char *msg, size_t size);
+/* The same with the extras of struct gc_eval_extra (ex may be NULL: as gc_kernel_eval). */
+enum gc_status gc_kernel_eval_ex(const struct gc_kernel *k, const void *x, void *y, size_t n,
+                                 struct gc_eval_extra *ex, char *msg, size_t size);
+/* ops->restart, or GC_E_INVALID with a message when the adapter cannot be restarted. */
+enum gc_status gc_adapter_restart(struct gc_adapter *a, char *msg, size_t size);
 
 /* Closes and frees; NULL is fine. */
 void gc_adapter_close(struct gc_adapter *a);

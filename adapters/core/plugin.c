@@ -61,9 +61,12 @@ static const char *why(const struct plugin_state *s, char *buf, size_t size)
 }
 
 static enum gc_status plugin_eval(struct gc_adapter *a, const struct gc_kernel *k,
-                                  const void *x, void *y, size_t n, char *msg, size_t size)
+                                  const void *x, void *y, size_t n, struct gc_eval_extra *ex,
+                                  char *msg, size_t size)
 {
     struct plugin_state *s = a->state;
+
+    (void)ex; /* in process: nothing is guarded, nothing restarts */
     char text[420];
 
     fpenv_prepare();
@@ -92,7 +95,7 @@ static void plugin_close(struct gc_adapter *a)
     a->state = NULL;
 }
 
-static const struct gc_adapter_ops plugin_ops = { plugin_eval, plugin_close };
+static const struct gc_adapter_ops plugin_ops = { plugin_eval, plugin_close, NULL };
 
 /* Copies the validated table's strings into a. */
 static int copy_table(struct gc_adapter *a, const struct gelucheck_plugin *p, const char *name)

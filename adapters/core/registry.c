@@ -145,6 +145,14 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
 enum gc_status gc_kernel_eval(const struct gc_kernel *k, const void *x, void *y, size_t n,
                               char *msg, size_t size)
 {
+    return gc_kernel_eval_ex(k, x, y, n, NULL, msg, size);
+}
+
+enum gc_status gc_kernel_eval_ex(const struct gc_kernel *k, const void *x, void *y, size_t n,
+                                 struct gc_eval_extra *ex, char *msg, size_t size)
+{
+    struct gc_eval_extra none = { 0 };
+
     if (msg && size)
         msg[0] = '\0';
     if (!k || !k->adapter || !k->adapter->ops || !k->adapter->ops->eval ||
@@ -153,5 +161,22 @@ enum gc_status gc_kernel_eval(const struct gc_kernel *k, const void *x, void *y,
                                                 : n && (!x || !y) ? "NULL array" : "no eval");
         return GC_E_INVALID;
     }
-    return k->adapter->ops->eval(k->adapter, k, x, y, n, msg, size);
+    if (ex == NULL)
+        ex = &none;
+    ex->fault = GC_FAULT_NONE;
+    ex->offset = 0;
+    ex->signal = ex->exit_status = 0;
+    return k->adapter->ops->eval(k->adapter, k, x, y, n, ex, msg, size);
+}
+
+enum gc_status gc_adapter_restart(struct gc_adapter *a, char *msg, size_t size)
+{
+    if (msg && size)
+        msg[0] = '\0';
+    if (!a || !a->ops || !a->ops->restart) {
+        gc_msg(msg, size, "adapter '%s' runs in gelucheck's own process and cannot be restarted",
+               a && a->name ? a->name : "?");
+        return GC_E_INVALID;
+    }
+    return a->ops->restart(a, msg, size);
 }

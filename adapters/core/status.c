@@ -20,6 +20,8 @@ const char *gc_strerror(enum gc_status st)
         return "adapter process died";
     case GC_E_NOMEM:
         return "out of memory";
+    case GC_E_FAULT:
+        return "kernel wrote out of bounds";
     }
     return "unknown status";
 }

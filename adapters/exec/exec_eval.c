@@ -215,8 +215,10 @@ static enum gc_status eval_chunk(struct req *r, const unsigned char *x, unsigned
 }
 
 static enum gc_status exec_eval(struct gc_adapter *a, const struct gc_kernel *k, const void *x,
-                                void *y, size_t n, char *msg, size_t size)
+                                void *y, size_t n, struct gc_eval_extra *ex, char *msg,
+                                size_t size)
 {
+    (void)ex;
     struct req r = { a->state, k, "", msg, size };
     size_t done = 0;
 
@@ -259,4 +261,4 @@ void exec_state_free(struct exec_state *s, int graceful)
     free(s);
 }
 
-const struct gc_adapter_ops exec_ops = { exec_eval, exec_close };
+const struct gc_adapter_ops exec_ops = { exec_eval, exec_close, NULL };

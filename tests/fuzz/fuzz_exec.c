@@ -71,12 +71,12 @@ static void requests(struct exec_state *s, struct exec_banner *b)
     for (size_t i = 0; i < 16 && !s->dead; i++) {
         const struct gc_kernel *ki = &k[i % b->n];
         msg[0] = '\0';
-        if (exec_ops.eval(&a, ki, x, y, sizes[i % 6], msg, sizeof msg) != GC_OK)
+        if (exec_ops.eval(&a, ki, x, y, sizes[i % 6], NULL, msg, sizeof msg) != GC_OK)
             fuzz_check_line(T, "eval", msg);
     }
     if (s->dead) { /* every later eval fails at once, with a message */
         msg[0] = '\0';
-        if (exec_ops.eval(&a, &k[0], x, y, 1, msg, sizeof msg) == GC_OK)
+        if (exec_ops.eval(&a, &k[0], x, y, 1, NULL, msg, sizeof msg) == GC_OK)
             fuzz_fail(T, "eval on a stopped adapter succeeded");
         fuzz_check_line(T, "eval after stop", msg);
     }
