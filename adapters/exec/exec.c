@@ -1,7 +1,8 @@
 /* exec:COMMAND, the subprocess protocol of DESIGN.md section 5.2: start the command, read its
  * banner up to 'ready' (exec_banner.c), and hand back an adapter whose kernels are evaluated
  * by requests (exec_eval.c).  When the open fails, the process group is killed and reaped
- * before we return. */
+ * before we return.  exec_restart (ops->restart) starts the command again after it died,
+ * stalled or broke the protocol, and checks that it offers the same kernels. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,4 +117,72 @@ enum gc_status gc_exec_open(const char *command, const char *spec,
     }
     *out = a;
     return GC_OK;
+}
+
+/* The restarted banner offers a's kernels: the same names, funcs and dtypes in the same order
+ * (descriptions and the version may differ).  GC_E_INVALID and a message otherwise. */
+static enum gc_status same_kernels(struct exec_state *s, const struct gc_adapter *a,
+                                   const struct exec_banner *b, char *msg, size_t size)
+{
+    if (b->n != a->n_kernels) {
+        exec_msg(s, 0, msg, size, "restarted, it offered %zu kernels instead of %zu", b->n,
+                 a->n_kernels);
+        return GC_E_INVALID;
+    }
+    for (size_t i = 0; i < b->n; i++) {
+        const struct gc_kernel *k = &a->kernels[i];
+        if (strcmp(b->k[i].name, k->name) != 0 || b->k[i].func != k->func ||
+            b->k[i].dtype != k->dtype) {
+            exec_msg(s, 0, msg, size, "restarted, it offered kernel %zu as '%s %s %s' instead "
+                     "of '%s %s %s'", i + 1, b->k[i].name, geluref_func_name(b->k[i].func),
+                     geluref_dtype_name(b->k[i].dtype), k->name, geluref_func_name(k->func),
+                     geluref_dtype_name(k->dtype));
+            return GC_E_INVALID;
+        }
+    }
+    return GC_OK;
+}
+
+enum gc_status exec_restart(struct gc_adapter *a, char *msg, size_t size)
+{
+    struct exec_state *s = a ? a->state : NULL;
+    struct exec_banner b = { NULL, NULL, 0, 0 };
+    char prefix[512], m[1024];
+
+    if (msg && size)
+        msg[0] = '\0';
+    if (!s) {
+        if (msg && size)
+            snprintf(msg, size, "exec adapter: restart of a closed adapter");
+        return GC_E_INVALID;
+    }
+    exec_end(&s->p, 0.0); /* kills the group at once if it is still there; reaps */
+    exec_close_fds(&s->p);
+    exec_proc_reset(&s->p);
+    enum gc_status st = GC_OK;
+    int e = exec_spawn(&s->p, s->command);
+    if (e) {
+        exec_msg(s, 0, m, sizeof m, "cannot restart /bin/sh: %s", strerror(e));
+        st = GC_E_LOAD;
+    } else {
+        st = exec_read_banner(s, &b, m, sizeof m);
+        if (st == GC_OK)
+            st = same_kernels(s, a, &b, m, sizeof m);
+    }
+    exec_banner_free(&b);
+    if (st == GC_OK) {
+        s->dead = GC_OK;
+        s->dead_msg[0] = '\0';
+        return GC_OK;
+    }
+    exec_end(&s->p, 0.0);
+    exec_close_fds(&s->p);
+    s->dead = GC_E_LOAD;
+    /* dead_msg is quoted after our own "exec adapter 'CMD': " later: keep what follows it */
+    exec_msg(s, 0, prefix, sizeof prefix, "%s", "");
+    size_t skip = strncmp(m, prefix, strlen(prefix)) == 0 ? strlen(prefix) : 0;
+    snprintf(s->dead_msg, sizeof s->dead_msg, "restart failed: %.990s", m + skip);
+    if (msg && size)
+        snprintf(msg, size, "%s", m);
+    return st;
 }

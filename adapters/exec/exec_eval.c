@@ -1,8 +1,14 @@
 /* Requests: "eval NAME N" and N little-endian elements out, "ok N" and N elements back, or
  * "error MESSAGE" (the adapter stays usable).  Batches above EXEC_BATCH_MAX go as several
  * requests.  Any other reply, a count that differs, a short or long payload, silence past the
- * batch timeout or an exit stops the adapter for good: its output can no longer be trusted to
- * line up with our requests, so it is killed and every later eval fails at once. */
+ * batch timeout or an exit stops the process: its output can no longer be trusted to line up
+ * with our requests, so its group is killed.  Then:
+ *   - it died or stalled (GC_E_DIED with gc_eval_extra.signal or .exit_status, GC_E_TIMEOUT):
+ *     every eval fails at once until the host calls ops->restart (exec_restart), so that the
+ *     host decides when to start it again (suites/ctx.c bisects the batch, restarting after
+ *     each failure);
+ *   - its reply broke the protocol (GC_E_EVAL, an adapter_error): the process is unusable
+ *     but nothing is gained by asking the host, so the next eval restarts it first. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -10,12 +16,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
 
 #include "exec_internal.h"
 
 struct req {
     struct exec_state *s;
     const struct gc_kernel *k;
+    struct gc_eval_extra *ex; /* where GC_E_DIED says how the process ended */
     char text[160]; /* "eval NAME N", for messages */
     char *msg;
     size_t size;
@@ -71,10 +80,16 @@ static enum gc_status died(struct req *r, const char *what, const char *when)
     char how[120];
     struct exec_state *s = r->s;
 
-    if (exec_end(&s->p, exec_now() + s->grace_s))
+    if (exec_end(&s->p, exec_now() + s->grace_s)) {
         exec_exit_text(&s->p, how, sizeof how);
-    else
-        snprintf(how, sizeof how, "closed its output");
+        if (WIFSIGNALED(s->p.status))
+            r->ex->signal = WTERMSIG(s->p.status);
+        else if (WIFEXITED(s->p.status))
+            r->ex->exit_status = WEXITSTATUS(s->p.status);
+    } else {
+        snprintf(how, sizeof how, "closed its output, then was killed"); /* by us: SIGKILL */
+        r->ex->signal = SIGKILL;
+    }
     if (what[0])
         return fail(r, GC_E_DIED, 0, "%s, then %s", what, how);
     return fail(r, GC_E_DIED, 0, "%s %s '%s'", how, when, r->text);
@@ -218,8 +233,8 @@ static enum gc_status exec_eval(struct gc_adapter *a, const struct gc_kernel *k,
                                 void *y, size_t n, struct gc_eval_extra *ex, char *msg,
                                 size_t size)
 {
-    (void)ex;
-    struct req r = { a->state, k, "", msg, size };
+    struct gc_eval_extra none = { 0 };
+    struct req r = { a->state, k, ex ? ex : &none, "", msg, size };
     size_t done = 0;
 
     if (!r.s || k->index >= a->n_kernels || k != &a->kernels[k->index]) {
@@ -227,9 +242,16 @@ static enum gc_status exec_eval(struct gc_adapter *a, const struct gc_kernel *k,
             snprintf(msg, size, "exec adapter: eval on a closed adapter or a foreign kernel");
         return GC_E_INVALID;
     }
+    if (r.s->dead == GC_E_EVAL) { /* killed after a protocol break: start it again */
+        enum gc_status st = exec_restart(a, msg, size);
+        if (st != GC_OK)
+            return GC_E_LOAD;
+    }
     if (r.s->dead) {
+        /* GC_E_LOAD: a restart failed (the adapter cannot be served, an adapter_error);
+           else it died or stalled and nobody restarted it */
         exec_msg(r.s, 0, msg, size, "stopped after an earlier failure (%s)", r.s->dead_msg);
-        return GC_E_DIED;
+        return r.s->dead == GC_E_LOAD ? GC_E_LOAD : GC_E_DIED;
     }
     do { /* n == 0 still makes one request: the adapter must answer "ok 0" */
         size_t c = n - done < EXEC_BATCH_MAX ? n - done : EXEC_BATCH_MAX;
@@ -261,4 +283,4 @@ void exec_state_free(struct exec_state *s, int graceful)
     free(s);
 }
 
-const struct gc_adapter_ops exec_ops = { exec_eval, exec_close, NULL };
+const struct gc_adapter_ops exec_ops = { exec_eval, exec_close, exec_restart };

@@ -43,7 +43,11 @@ struct exec_state {
                                 name it instead of the command ("adapter 'torch': ...");
                                 NULL for exec: specs */
     double startup_s, batch_s, grace_s;
-    enum gc_status dead;     /* GC_OK while usable; else every eval fails at once */
+    enum gc_status dead;     /* GC_OK while usable.  GC_E_DIED or GC_E_TIMEOUT (it died,
+                                stalled or was killed): every eval fails at once until
+                                ops->restart.  GC_E_EVAL (its reply broke the protocol, so it
+                                was killed): the next eval restarts it first.  GC_E_LOAD (a
+                                restart failed): every eval fails at once */
     char dead_msg[1024];     /* why it stopped */
     unsigned char *scratch;  /* big-endian hosts: the byte-swapped request */
 };
@@ -76,8 +80,13 @@ void exec_drain_stderr(struct exec_proc *p);
  * itself, then SIGKILLs the whole group and reaps the leader.  Returns 1 when it had exited
  * by itself.  Idempotent. */
 int exec_end(struct exec_proc *p, double deadline);
-/* How the reaped process ended: "exited with status 3", "was killed by signal 9 (Killed)". */
+/* How the reaped process ended: "exited with status 3", "was killed by SIGSEGV (Segmentation
+ * fault)"; an exit status 128 + N of a shell whose command was killed by signal N says so. */
 void exec_exit_text(const struct exec_proc *p, char *buf, size_t size);
+/* "SIGSEGV", ...; "signal N" (in buf) for a signal without a name here. */
+const char *exec_signal_name(int sig, char *buf, size_t size);
+/* Forgets the read-ahead and the kept stderr (before a restart spawns afresh). */
+void exec_proc_reset(struct exec_proc *p);
 /* Closes every host-side fd still open. */
 void exec_close_fds(struct exec_proc *p);
 
@@ -113,6 +122,12 @@ void exec_quote(char *buf, size_t size, const char *s, size_t n, size_t max);
  * with_stderr and there was any. */
 void exec_msg(const struct exec_state *s, int with_stderr, char *msg, size_t size,
               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* ---- exec.c ---- */
+/* ops->restart: kills the process group if it is alive, starts the command again and reads
+ * its banner, which must offer the same kernels (name, func, dtype, in order: the struct
+ * gc_kernel pointers stay valid).  On failure the adapter stays dead (GC_E_LOAD). */
+enum gc_status exec_restart(struct gc_adapter *a, char *msg, size_t size);
 
 /* ---- exec_eval.c ---- */
 extern const struct gc_adapter_ops exec_ops;

@@ -17,9 +17,12 @@ misbehaves the way argv[1] says:
   unasked   a good reply, and 0.1 s later an unasked line
   chatty    1 MB on stderr, then a good reply (the host must drain stderr meanwhile)
   exitafter a good reply, then exit 0 before the next request
+  segv      kills itself with SIGSEGV, no reply
+  abort     os.abort() (SIGABRT), no reply
   none      behaves (y = 2x)
 """
 import os
+import signal
 import struct
 import sys
 import time
@@ -50,6 +53,10 @@ def misbehave(n, ys):
     elif MODE == 'exit':
         sys.stderr.write('fixture: giving up\n')
         sys.exit(3)
+    elif MODE == 'segv':
+        os.kill(os.getpid(), signal.SIGSEGV)
+    elif MODE == 'abort':
+        os.abort()
     elif MODE == 'hang':
         time.sleep(30)
     elif MODE == 'escape':
