@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crash.h"
 #include "suites.h"
 
 void gs_config_init(struct gs_config *c)
@@ -101,8 +102,11 @@ enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void 
 
     msg[0] = '\0';
     enum gc_status st = gc_kernel_eval_ex(k, x, y, n, &ex, msg, sizeof msg);
-    if (f == NULL)
+    if (f == NULL) {
+        if (st == GC_E_DIED || st == GC_E_TIMEOUT) /* nothing to record: make it usable */
+            gc_adapter_restart(k->adapter, NULL, 0);
         return st;
+    }
     if (k->adapter->fpenv_modified != before) {
         struct gs_finding fd = { .kind = GS_K_FPENV_MODIFIED, .region = GS_R_NONE,
                                  .ulp = NAN, .abs_err = NAN };
@@ -111,8 +115,12 @@ enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void 
                  "batch of %zu)", k->adapter->fpenv_what, n);
         gs_findings_add(f, &fd);
     }
+    /* DESIGN.md section 10: a death or a stall becomes a crash or timeout finding with the
+       smallest batch that reproduces it (crash.c: restart, bisect, restart) */
+    if (st == GC_E_DIED || st == GC_E_TIMEOUT)
+        return gs_crash_record(c, t, x, n, st, &ex, msg[0] ? msg : gc_strerror(st), f);
     if (st != GC_OK) {
-        struct gs_finding fd = { .kind = st == GC_E_TIMEOUT ? GS_K_TIMEOUT : GS_K_ADAPTER_ERROR,
+        struct gs_finding fd = { .kind = GS_K_ADAPTER_ERROR,
                                  .region = GS_R_NONE, .ulp = NAN, .abs_err = NAN };
         if (n > 0) { /* the batch's first input, to start reproducing from */
             fd.has_x = 1;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crash.h"
 #include "ulp_run.h"
 
 /* The members of a kernel object in the order run.c writes them. */
@@ -114,6 +115,8 @@ json_t *gs_kernel_merge(json_t *const *k, size_t n, size_t *bad, char *msg, size
         enum gs_verdict sv = GS_ERROR;
         if (!s)
             goto out;
+        gs_crash_commands(s, json_string_value(json_object_get(k[0], "adapter")),
+                          json_string_value(json_object_get(k[0], "kernel")), dt);
         gs_verdict_from_name(json_string_value(json_object_get(s, "verdict")), &sv);
         v = gs_verdict_worse(v, sv);
         if (strcmp(json_string_value(json_object_get(s, "name")), "ulp") == 0)

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "crash.h"
 #include "suites.h"
 
 typedef void (*suite_fn)(struct gs_ctx *c, struct gs_suite_result *r);
@@ -60,6 +61,7 @@ static json_t *suite_json(const struct gs_ctx *c, const struct gs_suite_result *
     json_object_set_new(o, "inputs", r->inputs ? json_deep_copy(r->inputs) : json_null());
     json_object_set_new(o, "metrics", r->metrics ? json_deep_copy(r->metrics) : json_object());
     gs_findings_json(o, &r->findings, &r->pv, c->func, c->dt);
+    gs_crash_commands(o, c->t->adapter, c->t->k[0]->name, c->dt);
     if (r->note[0])
         json_object_set_new(o, "note", text_json(r->note));
     return o;
@@ -96,18 +98,27 @@ static const json_t *partial_suite(const json_t *partial, const char *name)
     return NULL;
 }
 
-/* Whether a suite entry shows a kernel that timed out (below: the later suites not run). */
-static int entry_timed_out(const json_t *e)
+/* How a suite stopped the kernel's run: a crash or a timeout (DESIGN.md section 10), not an
+ * adapter that could not serve it (adapter_error).  GS_K_NONE when it did not. */
+static enum gs_kind stop_kind(uint64_t crash, uint64_t timeout, uint64_t adapter_error)
+{
+    if (adapter_error || !(crash || timeout))
+        return GS_K_NONE;
+    return crash ? GS_K_CRASH : GS_K_TIMEOUT;
+}
+
+/* The same for a suite entry read back (--resume). */
+static enum gs_kind entry_stop_kind(const json_t *e)
 {
     size_t i;
     json_t *fc;
-    int timeout = 0, adapter_error = 0;
+    uint64_t n[3] = { 0, 0, 0 }; /* crash, timeout, adapter_error */
     json_array_foreach(json_object_get(e, "finding_counts"), i, fc) {
         const char *k = json_string_value(json_object_get(fc, "kind"));
-        timeout |= k && strcmp(k, "timeout") == 0;
-        adapter_error |= k && strcmp(k, "adapter_error") == 0;
+        for (int j = 0; k && j < 3; j++)
+            n[j] += strcmp(k, gs_kind_name((enum gs_kind)(GS_K_CRASH + j))) == 0;
     }
-    return timeout && !adapter_error;
+    return stop_kind(n[0], n[1], n[2]);
 }
 
 /* Fills the rest of o after a successful gs_ctx_init; returns the kernel's verdict.  partial:
@@ -117,8 +128,8 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
 {
     enum gs_verdict v = GS_SKIP;
     json_t *suites = json_array(), *fingerprint = NULL, *vs_exact = NULL;
-    int timed_out = 0;
-    enum gs_suite timed_out_in = GS_SUITE_ULP;
+    enum gs_kind stopped = GS_K_NONE; /* crash or timeout: the later suites are not run */
+    enum gs_suite stopped_in = GS_SUITE_ULP;
 
     for (int s = 0; s < GS_N_SUITES && !c->interrupted; s++) {
         if (!(cfg->suites & (1u << s)))
@@ -130,10 +141,9 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
             /* --resume: this suite finished before the interruption */
             entry = json_deep_copy(prev);
             gs_verdict_from_name(json_string_value(json_object_get(prev, "verdict")), &sv);
-            if (!timed_out && sv == GS_FAIL && entry_timed_out(prev)) {
-                timed_out = 1;
-                timed_out_in = (enum gs_suite)s;
-            }
+            if (stopped == GS_K_NONE && sv == GS_FAIL &&
+                (stopped = entry_stop_kind(prev)) != GS_K_NONE)
+                stopped_in = (enum gs_suite)s;
         } else if (gs_interrupted(cfg)) {
             c->interrupted = 1; /* SIGINT/SIGTERM: this suite and the rest are left out */
             break;
@@ -145,10 +155,12 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
             r.pv = c->pv;
             gs_findings_init(&r.findings);
             c->resume_ulp = s == GS_SUITE_ULP ? prev : NULL; /* its covered items, if any */
-            if (timed_out) {
-                /* an exec adapter is killed on a timeout: the later suites cannot be served */
-                snprintf(r.note, sizeof r.note, "not run: the kernel timed out in suite %s",
-                         gs_suite_name(timed_out_in));
+            if (stopped != GS_K_NONE) {
+                /* the batch that crashed or hung is in that suite's finding; what the later
+                   suites would add is not worth another crash or hang per suite */
+                snprintf(r.note, sizeof r.note, "not run: the kernel %s in suite %s",
+                         stopped == GS_K_CRASH ? "crashed" : "timed out",
+                         gs_suite_name(stopped_in));
             } else if (!gs_suite_in_shard(cfg, (enum gs_suite)s)) {
                 /* DESIGN.md section 9: gelucheck merge takes this suite from shard 0 */
                 snprintf(r.note, sizeof r.note, "not run in shard %u of %u: this suite runs in "
@@ -156,14 +168,15 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
             } else {
                 suite_fns[s](c, &r);
             }
-            /* DESIGN.md section 7: a kernel that times out fails (exit 1); "error" (exit 3)
-             * is for one that could not be served */
-            if (r.verdict == GS_ERROR && !c->internal_error &&
-                gs_findings_count(&r.findings, GS_K_TIMEOUT) > 0 &&
-                gs_findings_count(&r.findings, GS_K_ADAPTER_ERROR) == 0) {
+            /* DESIGN.md section 7: a kernel that crashes or times out fails (exit 1);
+             * "error" (exit 3) is for one that could not be served */
+            enum gs_kind sk = stop_kind(gs_findings_count(&r.findings, GS_K_CRASH),
+                                        gs_findings_count(&r.findings, GS_K_TIMEOUT),
+                                        gs_findings_count(&r.findings, GS_K_ADAPTER_ERROR));
+            if (r.verdict == GS_ERROR && !c->internal_error && sk != GS_K_NONE) {
                 r.verdict = GS_FAIL;
-                timed_out = 1;
-                timed_out_in = (enum gs_suite)s;
+                stopped = sk;
+                stopped_in = (enum gs_suite)s;
             }
             sv = r.verdict;
             entry = suite_json(c, &r);
