@@ -83,3 +83,13 @@ void cli_bad_option(int c, const char *word)
     else
         cli_error("unknown option '%s'", word);
 }
+
+int cli_parse_isolation(const char *arg, int *in_process)
+{
+    if (strcmp(arg, "process") == 0 || strcmp(arg, "none") == 0) {
+        *in_process = strcmp(arg, "none") == 0;
+        return 0;
+    }
+    cli_error("bad --isolation '%s' (expected one of: process, none)", arg);
+    return -1;
+}

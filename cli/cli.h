@@ -47,6 +47,18 @@ struct option;
  * "option 'WORD' needs a value", anything else "unknown option 'WORD'" (word: av[optind - 1]). */
 void cli_bad_option(int c, const char *word);
 
+/* --isolation process|none (DESIGN.md section 10): *in_process gets 0 for process (built-in
+ * and plug-in kernels run in a worker process), 1 for none (in gelucheck's own process; a
+ * crash takes gelucheck down).  0, or -1 after "bad --isolation 'X' (...)". */
+int cli_parse_isolation(const char *arg, int *in_process);
+#define CLI_ISOLATION_HELP \
+    "      --isolation MODE      process: built-in and plug-in kernels run in a worker\n" \
+    "                            process, so a crash or a hang is a finding and the run\n" \
+    "                            goes on; none: in gelucheck's own process (faster to\n" \
+    "                            start; a crash ends gelucheck, a hang is not bounded).\n" \
+    "                            exec: adapters are processes either way (default:\n" \
+    "                            process)\n"
+
 /* Case-insensitive string equality (ASCII). */
 int cli_ci_equal(const char *a, const char *b);
 

@@ -22,6 +22,7 @@ struct list_args {
     size_t n_specs;
     const char *options; /* --adapter-options */
     const char *func;    /* --func, for onnx: (NULL: gelu) */
+    int in_process;      /* --isolation none */
     int json, help;
 };
 
@@ -30,6 +31,7 @@ static const struct option long_opts[] = {
     { "adapter-options", required_argument, NULL, 'o' },
     { "func", required_argument, NULL, 'F' },
     { "json", no_argument, NULL, 'j' },
+    { "isolation", required_argument, NULL, 'I' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -42,7 +44,7 @@ static void usage(void)
         len += (size_t)snprintf(names + len, sizeof names - len, "%s%s", i ? ", " : "",
                                 gc_builtin_get(i)->name);
     printf("usage: gelucheck list [--adapter SPEC]... [--adapter-options STR] [--func F]\n"
-           "                      [--json]\n"
+           "                      [--isolation process|none] [--json]\n"
            "\n"
            "Lists adapters and their kernels: name, func, dtype and description.  Without\n"
            "--adapter: every built-in adapter of this build, and the built-ins it skipped\n"
@@ -54,6 +56,9 @@ static void usage(void)
            "                              subprocess), or onnx:MODEL.onnx (run by ONNX Runtime)\n"
            "      --adapter-options STR   passed to each plug-in's open()\n"
            "      --func F                what onnx: models compute (default: gelu)\n"
+           "      --isolation MODE        process: built-in and plug-in kernels are loaded in a\n"
+           "                              worker process (as 'gelucheck run' runs them);\n"
+           "                              none: in gelucheck's own process (default: process)\n"
            "      --json                  one JSON document on stdout (below)\n"
            "  -h, --help                  this text\n"
            "\n"
@@ -93,6 +98,10 @@ static int parse_args(struct list_args *r, int ac, char **av)
             break;
         case 'j':
             r->json = 1;
+            break;
+        case 'I':
+            if (cli_parse_isolation(optarg, &r->in_process))
+                return -1;
             break;
         case 'h':
             r->help = 1;
@@ -225,6 +234,7 @@ static int list(const struct list_args *r)
 
     opt.options = r->options;
     opt.func = r->func;
+    opt.in_process = r->in_process;
     if (r->json && !(doc = json_pack("{s:[], s:[], s:[]}", "adapters", "skipped", "errors"))) {
         cli_error("out of memory");
         return CLI_EXIT_INTERNAL;

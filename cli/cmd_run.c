@@ -49,6 +49,7 @@ static const struct option long_opts[] = {
     { "help", no_argument, NULL, 'h' },
     { "func", required_argument, NULL, 'F' },
     { "resume", required_argument, NULL, 'Z' },
+    { "isolation", required_argument, NULL, 'I' },
     { NULL, 0, NULL, 0 },
 };
 static const char short_opts[] = "+:h";
@@ -105,8 +106,11 @@ static void usage(void)
            "      --baseline FILE       an earlier result (--json): a kernel that got worse\n"
            "                            in any metric fails; the report shows old and new\n"
            "                            (default: none)\n"
-           "      --timeout S           exec adapters: seconds per batch (default: 60)\n"
+           "      --timeout S           seconds per batch, for exec adapters and for kernels\n"
+           "                            in the worker process (--isolation process); a batch\n"
+           "                            past it is a timeout finding (default: 60)\n"
            "      --startup-timeout S   exec adapters: seconds to 'ready' (default: 60)\n"
+           CLI_ISOLATION_HELP
            "      --progress WHEN       auto (stderr is a terminal and the run takes over 1 s),\n"
            "                            always, never (default: auto)\n"
            "      --shard K/N           measure shard K (0-based) of N (1 <= N <= 1000000):\n"
@@ -129,6 +133,12 @@ static void usage(void)
            "\"command\" and kept under \"timing\"; --shard is left out too and kept under\n"
            "\"shard\", and so is --resume.  --baseline cannot be combined with --shard: give it\n"
            "to 'gelucheck merge'.\n"
+           "\n"
+           "A kernel whose process dies (an exec adapter's, or the worker of an in-process\n"
+           "kernel) or that outlasts --timeout gets a crash or timeout finding naming the\n"
+           "signal and the smallest batch of inputs that reproduces it (the batch is\n"
+           "bisected, the process restarted after each failure: docs/suites.md); its other\n"
+           "suites are skipped, it fails, and the run goes on with the next kernel.\n"
            "\n"
            "SIGINT (Ctrl-C) or SIGTERM stops the run after the work items in progress: the\n"
            "outputs are written with what was measured, marked \"complete\": false with the\n"
@@ -323,6 +333,7 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
         cli_error("bad --progress '%s' (expected one of: auto, always, never)", arg);
         return -1;
     case 'K': return parse_shard(arg, &r->cfg);
+    case 'I': return cli_parse_isolation(arg, &r->in_process);
     case 'f':
         r->cfg.reference = strcmp(arg, "fast") == 0 ? GS_REF_FAST
                            : strcmp(arg, "mpfr") == 0 ? GS_REF_MPFR : -1;

@@ -24,6 +24,7 @@ struct run_args {
     const char *baseline;      /* --baseline FILE: an earlier result to fail regressions on */
     const char *resume;        /* --resume FILE: an interrupted run's result to continue */
     double timeout_s, startup_timeout_s;
+    int in_process;            /* --isolation none: gc_open_options.in_process */
     enum run_progress_mode progress;
     struct gs_config cfg;      /* suites, policy (owned), seed, samples, exhaustive, range,
                                   threads */

@@ -257,6 +257,7 @@ int run_execute(struct run_args *r)
     opt.func = r->func;
     opt.startup_timeout_s = r->startup_timeout_s;
     opt.batch_timeout_s = r->timeout_s;
+    opt.in_process = r->in_process;
     for (size_t s = 0; s < r->n_specs; s++) {
         ad[s].spec = r->specs[s];
         if (open_adapter(&ad[s], threads, &opt) != GC_OK) {

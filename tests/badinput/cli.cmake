@@ -55,6 +55,24 @@ bad_test(progress_empty 2 "${r}|--progress="
     "bad --progress '' [(]expected one of: auto, always, never[)]")
 bad_test(progress_upper 2 "${r}|--progress|ALWAYS"
     "bad --progress 'ALWAYS' [(]expected one of: auto, always, never[)]")
+# --isolation process|none, for run and list alike (exact words: no case folding)
+foreach(cmd run list)
+    set(a "${cmd}|--adapter|libm")
+    foreach(row "empty=" "upper=PROCESS" "word=worker" "list=process,none" "prefix=proc")
+        string(FIND "${row}" "=" eq)
+        string(SUBSTRING "${row}" 0 ${eq} n)
+        math(EXPR eq "${eq} + 1")
+        string(SUBSTRING "${row}" ${eq} -1 v)
+        set(word "--isolation|${v}")
+        if(v STREQUAL "")
+            set(word "--isolation=")
+        endif()
+        bad_test(isolation_${cmd}_${n} 2 "${a}|${word}"
+            "bad --isolation '${v}' [(]expected one of: process, none[)]")
+    endforeach()
+    cli_test(isolation_${cmd}_missing 2 "${cmd}|--adapter|libm|--isolation" EMPTY_OUT
+        ERR "^${e}option '--isolation' needs a value\n$")
+endforeach()
 bad_test(shard_zero_zero 2 "${r}|--shard|0/0" "bad --shard '0/0': N must be in 1[.][.]1000000")
 bad_test(shard_k_above 2 "${r}|--shard|3/2"
     "bad --shard '3/2': K must be below N [(]the shards of 2 are 0/2 [.][.] 1/2[)]")
