@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Checks a result of `gelucheck run` on exec_fixtures/crashers.py (tests/suites/crash.cmake):
+every kernel the result holds gets the outcome its name stands for.
+
+    crash_check.py RESULT.json
+
+A crash gives a `crash` finding naming the signal (or the exit status) with the smallest
+batch that reproduces it, its command the run on that input alone; a stall a `timeout`
+finding whose bisection was capped; a protocol break an `adapter_error`.  After a crash or
+a timeout the kernel's other suites are skipped with a note saying why and the kernel fails;
+good.f32, listed after the bad ones, is still measured and passes.
+"""
+import json
+import sys
+
+# kernel -> (finding kind, text the detail must hold, x bits or None, batch of one)
+EXPECT = {
+    'segv.f32': ('crash', 'killed by SIGSEGV;', None, True),
+    'abort.f32': ('crash', 'killed by SIGABRT;', None, True),
+    'segv_at.f32': ('crash', 'killed by SIGSEGV;', '0x40000000', True),
+    'halfexit.f32': ('crash', 'exited with status 0;', None, True),
+    'hang.f32': ('timeout', 'no reply within the batch timeout;', None, False),
+    'slow.f32': ('timeout', 'no reply within the batch timeout;', None, False),
+    'huge.f32': ('adapter_error', "reply 'ok 9999999' to 'eval huge.f32", None, False),
+}
+
+
+def fail(kernel, what):
+    sys.exit('crash_check: %s: %s' % (kernel, what))
+
+
+def check_bad(k, kind, text, bits, one):
+    name = k['kernel']
+    suites = k['suites']
+    first = suites[0]
+    found = [f for f in first['findings'] if f['kind'] == kind]
+    if len(found) != 1:
+        fail(name, 'want one %s finding in suite %s, got %r' %
+             (kind, first['name'], [f['kind'] for f in first['findings']]))
+    f = found[0]
+    if text not in f['detail']:
+        fail(name, 'detail %r lacks %r' % (f['detail'], text))
+    if 'x' not in f:
+        fail(name, 'the finding has no input')
+    if bits is not None and f['x']['bits'] != bits:
+        fail(name, 'x = %s, want %s' % (f['x']['bits'], bits))
+    if kind == 'adapter_error':
+        if k['verdict'] != 'error':
+            fail(name, 'verdict %s, want error' % k['verdict'])
+        return
+    if one and 'reproduced by 1 input, x[' not in f['detail']:
+        fail(name, 'not narrowed to one input: %r' % f['detail'])
+    if not one and 'bisection capped' not in f['detail']:
+        fail(name, 'a hang on every input must hit the cap: %r' % f['detail'])
+    want_cmd = 'gelucheck run --adapter '
+    if not f['command'].startswith(want_cmd) or ' --kernel %s --suite ' % name not in f['command']:
+        fail(name, 'command %r does not rerun the kernel' % f['command'])
+    if bits == '0x40000000' and not f['command'].endswith('--suite ulp --range 0x1p+1:0x1p+1'):
+        fail(name, 'command %r is not the run on x = 2 alone' % f['command'])
+    if k['verdict'] != 'fail' or first['verdict'] != 'fail':
+        fail(name, 'verdicts %s/%s, want fail' % (k['verdict'], first['verdict']))
+    for s in suites[1:]:
+        word = 'crashed' if kind == 'crash' else 'timed out'
+        note = 'not run: the kernel %s in suite %s' % (word, first['name'])
+        if s['verdict'] != 'skip' or s.get('note') != note:
+            fail(name, 'suite %s: %s %r, want skip %r' % (s['name'], s['verdict'],
+                                                           s.get('note'), note))
+
+
+def main():
+    doc = json.load(open(sys.argv[1]))
+    names = [k['kernel'] for k in doc['kernels']]
+    if names[-1] != 'good.f32':
+        fail('-', 'good.f32 must come last: %r' % names)
+    for k in doc['kernels']:
+        if k['kernel'] in EXPECT:
+            check_bad(k, *EXPECT[k['kernel']])
+            continue
+        for s in k['suites']:
+            if s['verdict'] != 'pass' or s['points'] == 0 or s['findings']:
+                fail(k['kernel'], 'suite %s: %s on %d points (%d findings), want a pass' %
+                     (s['name'], s['verdict'], s['points'], len(s['findings'])))
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
