@@ -4,9 +4,10 @@
  * itself, when there is slack) into shared memory, sends one fixed-size request down a pipe,
  * and reads one reply; the kernel sees the batch at the same address mod 64 as the caller's,
  * x read-only, PROT_NONE pages around the y window.  Per call that costs two small pipe
- * messages and the copies; the memory is mapped once and grows on demand.  A worker that dies,
- * hangs past the batch timeout or faults on a guard is reported as GC_E_DIED, GC_E_TIMEOUT or
- * GC_E_FAULT and stays dead until ops->restart starts a fresh one. */
+ * messages and the copies; the memory is mapped once and grows on demand.  A write caught by a
+ * guard is GC_E_FAULT with whole outputs (the worker let the kernel finish on a scratch page
+ * and lives on).  A worker that dies or hangs past the batch timeout is GC_E_DIED or
+ * GC_E_TIMEOUT and stays dead (every eval says so) until ops->restart starts a fresh one. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,23 +86,21 @@ static void near_text(const struct wk_rep *r, size_t elem, char *buf, size_t siz
              r->near == WK_NEAR_X ? "x" : "y", b < 0 ? '-' : '+', b < 0 ? -b : b, e);
 }
 
-static enum gc_status fault(struct gc_worker_state *s, const struct gc_kernel *k, size_t n,
-                            const struct wk_rep *r, struct gc_eval_extra *ex, char *msg,
-                            size_t size)
+/* A write the guards caught: the kernel finished on a scratch page, the worker lives on. */
+static void fault(struct gc_worker_state *s, const struct gc_kernel *k, size_t n,
+                  const struct wk_rep *r, struct gc_eval_extra *ex, char *msg, size_t size)
 {
-    char what[300];
     long long o = (long long)r->offset;
 
     ex->fault = (enum gc_fault_kind)r->fault;
     ex->offset = o;
     if (r->fault == GC_FAULT_INPUT)
-        snprintf(what, sizeof what, "kernel '%s' wrote into its read-only input at x[%lld] "
-                 "(batch of %zu), caught by a guard page", k->name, o, n);
+        gc_msg(msg, size, "%s: kernel '%s' wrote into its read-only input at x[%lld] (batch "
+               "of %zu), caught in the worker", s->who, k->name, o, n);
     else
-        snprintf(what, sizeof what, "kernel '%s' wrote %s at y[%lld] (batch of %zu), caught by a "
-                 "guard page", k->name,
-                 r->fault == GC_FAULT_AFTER_Y ? "past y[n-1]" : "before y[0]", o, n);
-    return bury(s, GC_E_FAULT, exec_now() + GC_WORKER_GRACE_S, ex, msg, size, what, "");
+        gc_msg(msg, size, "%s: kernel '%s' wrote %s at y[%lld] (batch of %zu), caught by a "
+               "guard page in the worker", s->who, k->name,
+               r->fault == GC_FAULT_AFTER_Y ? "past y[n-1]" : "before y[0]", o, n);
 }
 
 static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a,
@@ -129,8 +128,6 @@ static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a
             break;
         near_text(r, k->elem_size, near, sizeof near); /* then the death itself */
     }
-    if (r->status == GC_E_FAULT)
-        return fault(s, k, n, r, ex, msg, size);
     char *text = NULL, *fp = NULL;
     enum gc_status st = (enum gc_status)r->status;
     if (r->msg_len > WK_STR_MAX || r->what_len > WK_STR_MAX ||
@@ -149,7 +146,9 @@ static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a
         snprintf(a->fpenv_what, sizeof a->fpenv_what, "%s", fp);
     }
     s->fp_seen = r->fpenv_modified;
-    if (st != GC_OK)
+    if (st == GC_E_FAULT)
+        fault(s, k, n, r, ex, msg, size);
+    else if (st != GC_OK)
         gc_msg(msg, size, "%s", text);
     free(text);
     return st;
@@ -198,7 +197,7 @@ static enum gc_status worker_eval(struct gc_adapter *a, const struct gc_kernel *
                     what, "");
     }
     enum gc_status st = read_reply(s, a, k, n, deadline, &r, ex, msg, size);
-    if (st == GC_OK || st == GC_E_EVAL)
+    if (st == GC_OK || st == GC_E_EVAL || st == GC_E_FAULT)
         memcpy((unsigned char *)y - slack, hy - slack, bytes + 2 * slack);
     return st;
 }
@@ -232,12 +231,15 @@ static int same_table(const struct gc_adapter *a, const struct gc_worker_table *
     return 1;
 }
 
+/* A fresh worker in place of a dead one; a live one (after GC_E_FAULT it lives on) is kept. */
 static enum gc_status worker_restart(struct gc_adapter *a, char *msg, size_t size)
 {
     struct gc_worker_state *s = a->state;
     struct gc_worker_table t;
 
-    exec_end(&s->p, exec_now() + (s->dead ? 0.0 : GC_WORKER_GRACE_S));
+    if (!s->dead)
+        return GC_OK;
+    exec_end(&s->p, 0.0);
     exec_close_fds(&s->p);
     s->dead = GC_E_DIED;
     snprintf(s->dead_msg, sizeof s->dead_msg, "%s: the worker could not be restarted", s->who);

@@ -4,11 +4,14 @@
  * A fault is classified by its address: in the read-only x region (not in place) it is a write
  * into the input; from the guard before the y region up to the start of the window's first
  * page, a write before y[0]; in the guard after the y region, a write past the window.  The
- * handler then writes a GC_E_FAULT reply and _exits.  Any other fault (and, on x86-64, a read
- * of a guard) is a crash: the handler sends a note saying where the address lies relative to
- * x and y, restores the default action and lets the signal kill the worker, so that the host
- * sees the signal.  Only async-signal-safe calls in the handler (write, _exit, sigaction,
- * raise). */
+ * handler remembers the first such fault of the call, makes the page writable (the write
+ * lands on a scratch page or on the worker's own copy of x, never on the caller's memory) and
+ * returns, so the kernel finishes and its outputs are whole; the main loop then replies
+ * GC_E_FAULT and maps everything afresh.  Any other fault (and, on x86-64, a read of a guard)
+ * is a crash: the handler sends a note saying where the address lies relative to x and y,
+ * restores the default action and lets the signal kill the worker, so that the host sees the
+ * signal.  The handler calls only write, mprotect (a plain system call), sigaction and
+ * raise. */
 #define _GNU_SOURCE /* REG_ERR, MAP_NORESERVE */
 #include <errno.h>
 #include <signal.h>
@@ -74,6 +77,9 @@ static struct {
     uintptr_t after_lo, after_hi;   /* the guard after the y region */
     uintptr_t x, y;
     size_t elem;
+    uintptr_t page;
+    volatile sig_atomic_t fault; /* the call's first classified fault (enum gc_fault_kind) */
+    volatile int64_t offset;
 } g;
 
 static unsigned char alt_stack[1 << 16]; /* the handler's stack: a kernel may have run out */
@@ -89,12 +95,17 @@ void wk_guard_arm(const struct wk_mem *m, const void *x, const void *y, size_t e
     g.x = (uintptr_t)x;
     g.y = (uintptr_t)y;
     g.elem = elem;
+    g.page = (uintptr_t)sysconf(_SC_PAGESIZE);
+    g.fault = GC_FAULT_NONE;
+    g.offset = 0;
     g.armed = 1;
 }
 
-void wk_guard_disarm(void)
+int wk_guard_disarm(int64_t *offset)
 {
     g.armed = 0;
+    *offset = g.offset;
+    return g.fault;
 }
 
 /* Elements from base to a, rounded toward minus infinity (y[-1] for any byte before y[0]). */
@@ -138,28 +149,32 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
 {
     struct wk_rep r;
     uintptr_t a = (uintptr_t)si->si_addr;
+    int kind = GC_FAULT_NONE;
+    int64_t off = 0;
 
+    if (g.armed && sig == SIGSEGV && was_write(uc)) {
+        if (a >= g.x_lo && a < g.x_hi) {
+            kind = GC_FAULT_INPUT;
+            off = elements(a, g.x, g.elem);
+        } else if (a >= g.before_lo && a < g.before_hi) {
+            kind = GC_FAULT_BEFORE_Y;
+            off = elements(a, g.y, g.elem);
+        } else if (a >= g.after_lo && a < g.after_hi) {
+            kind = GC_FAULT_AFTER_Y;
+            off = elements(a, g.y, g.elem);
+        }
+    }
+    if (kind != GC_FAULT_NONE &&
+        mprotect((void *)(a / g.page * g.page), g.page, PROT_READ | PROT_WRITE) == 0) {
+        if (g.fault == GC_FAULT_NONE) {
+            g.offset = off;
+            g.fault = kind;
+        }
+        return; /* the write is retried and lands on the page now writable */
+    }
     memset(&r, 0, sizeof r);
     r.magic = WK_MAGIC_REP;
     r.signal = sig;
-    r.fault = GC_FAULT_NONE;
-    if (g.armed && sig == SIGSEGV && was_write(uc)) {
-        if (a >= g.x_lo && a < g.x_hi) {
-            r.fault = GC_FAULT_INPUT;
-            r.offset = elements(a, g.x, g.elem);
-        } else if (a >= g.before_lo && a < g.before_hi) {
-            r.fault = GC_FAULT_BEFORE_Y;
-            r.offset = elements(a, g.y, g.elem);
-        } else if (a >= g.after_lo && a < g.after_hi) {
-            r.fault = GC_FAULT_AFTER_Y;
-            r.offset = elements(a, g.y, g.elem);
-        }
-    }
-    if (r.fault != GC_FAULT_NONE) {
-        r.status = GC_E_FAULT;
-        (void)!write(WK_FD_REP, &r, sizeof r);
-        _exit(0);
-    }
     r.status = WK_CRASH_NOTE;
     note_near(&r, a);
     (void)!write(WK_FD_REP, &r, sizeof r);

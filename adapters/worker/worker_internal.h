@@ -33,6 +33,8 @@ void wk_mem_unmap(struct wk_mem *m);
 int wk_guard_install(void);
 /* Around one kernel call: what the handler needs to classify a fault.  x == y: in place. */
 void wk_guard_arm(const struct wk_mem *m, const void *x, const void *y, size_t elem);
-void wk_guard_disarm(void);
+/* After the call: the first classified fault (enum gc_fault_kind, 0 none) and its offset.
+ * After a fault the guards are open where it wrote: unmap and map afresh. */
+int wk_guard_disarm(int64_t *offset);
 
 #endif

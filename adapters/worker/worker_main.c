@@ -84,13 +84,16 @@ static int send_hello(const struct gc_adapter *a, enum gc_status st, const char 
     return 0;
 }
 
-static int reply(const struct gc_adapter *a, enum gc_status st, const char *msg)
+static int reply(const struct gc_adapter *a, enum gc_status st, int fault, int64_t offset,
+                 const char *msg)
 {
     struct wk_rep r;
 
     memset(&r, 0, sizeof r);
     r.magic = WK_MAGIC_REP;
-    r.status = (int32_t)st;
+    r.status = (int32_t)(fault ? GC_E_FAULT : st);
+    r.fault = fault;
+    r.offset = offset;
     r.fpenv_modified = a->fpenv_modified;
     r.msg_len = str_len(msg);
     r.what_len = a->fpenv_modified ? str_len(a->fpenv_what) : 0;
@@ -129,7 +132,7 @@ static int serve(struct gc_adapter *a)
         const char *bad = bad_request(a, &q);
         if (bad) {
             snprintf(msg, sizeof msg, "gelucheck-worker: bad request (%s)", bad);
-            if (reply(a, GC_E_INVALID, msg))
+            if (reply(a, GC_E_INVALID, 0, 0, msg))
                 break;
             continue;
         }
@@ -137,13 +140,13 @@ static int serve(struct gc_adapter *a)
             wk_mem_map(&m, q.x_cap, q.y_cap) != 0) {
             snprintf(msg, sizeof msg, "gelucheck-worker: cannot map %llu bytes of shared "
                      "memory: %s", (unsigned long long)(q.x_cap + q.y_cap), strerror(errno));
-            if (reply(a, GC_E_NOMEM, msg))
+            if (reply(a, GC_E_NOMEM, 0, 0, msg))
                 break;
             continue;
         }
         if (wk_mem_window(&m, q.y_off - q.y_slack) != 0) {
             snprintf(msg, sizeof msg, "gelucheck-worker: mprotect: %s", strerror(errno));
-            if (reply(a, GC_E_NOMEM, msg))
+            if (reply(a, GC_E_NOMEM, 0, 0, msg))
                 break;
             continue;
         }
@@ -152,8 +155,11 @@ static int serve(struct gc_adapter *a)
         msg[0] = '\0';
         wk_guard_arm(&m, x, y, k->elem_size);
         enum gc_status st = gc_kernel_eval_ex(k, x, y, (size_t)q.n, NULL, msg, sizeof msg);
-        wk_guard_disarm();
-        if (reply(a, st, msg))
+        int64_t offset;
+        int fault = wk_guard_disarm(&offset);
+        if (fault)
+            wk_mem_unmap(&m); /* the guards it hit are open now */
+        if (reply(a, st, fault, offset, msg))
             break;
     }
     wk_mem_unmap(&m);
