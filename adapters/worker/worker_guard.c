@@ -133,8 +133,6 @@ static int was_write(const void *uc)
 
 static void note_near(struct wk_rep *r, uintptr_t a)
 {
-    if (!g.armed)
-        return;
     uintptr_t dy = a > g.y ? a - g.y : g.y - a, dx = a > g.x ? a - g.x : g.x - a;
     if (dy <= dx && dy < WK_NEAR_BYTES) {
         r->near = WK_NEAR_Y;
@@ -172,12 +170,14 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
         }
         return; /* the write is retried and lands on the page now writable */
     }
-    memset(&r, 0, sizeof r);
-    r.magic = WK_MAGIC_REP;
-    r.signal = sig;
-    r.status = WK_CRASH_NOTE;
-    note_near(&r, a);
-    (void)!write(WK_FD_REP, &r, sizeof r);
+    if (g.armed) { /* during an eval; while opening, the host reads a hello, not a reply */
+        memset(&r, 0, sizeof r);
+        r.magic = WK_MAGIC_REP;
+        r.signal = sig;
+        r.status = WK_CRASH_NOTE;
+        note_near(&r, a);
+        (void)!write(WK_FD_REP, &r, sizeof r);
+    }
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
