@@ -92,6 +92,40 @@ enum gc_status gs_kernel_eval(const struct gs_ctx *c, unsigned t, const void *x,
     return gs_kernel_eval_ex(c, t, x, y, n, 0, f);
 }
 
+/* GC_E_FAULT (DESIGN.md section 10): the worker's guard page or read-only x caught a stray
+ * write.  An out_of_bounds_write or input_modified finding with the offset and the batch (and
+ * the x of the element written, for x), then gc_adapter_restart, which brings back a worker
+ * that did not survive (the worker lets the kernel finish on a scratch page and stays, so
+ * that is rare).  The outputs are the kernel's: the caller goes on with GC_OK. */
+static void record_fault(const struct gs_ctx *c, const struct gc_kernel *k, const void *x,
+                         size_t n, const struct gc_eval_extra *ex, struct gs_findings *f)
+{
+    struct gs_finding fd = { .kind = ex->fault == GC_FAULT_INPUT ? GS_K_INPUT_MODIFIED
+                                                                 : GS_K_OUT_OF_BOUNDS_WRITE,
+                             .region = GS_R_NONE, .ulp = NAN, .abs_err = NAN };
+    char rmsg[256];
+
+    if (ex->fault == GC_FAULT_INPUT && ex->offset >= 0 && (unsigned long long)ex->offset < n) {
+        fd.has_x = 1;
+        fd.x = gs_load(c->dt, x, (size_t)ex->offset);
+    }
+    /* score: how far from the buffer the write went, in elements */
+    fd.score = ex->fault == GC_FAULT_AFTER_Y ? (double)ex->offset - (double)n + 1
+               : ex->fault == GC_FAULT_BEFORE_Y ? -(double)ex->offset : 1;
+    snprintf(fd.detail, sizeof fd.detail, "%s[%lld] written (%s), batch of %zu; caught in the "
+             "worker by %s", ex->fault == GC_FAULT_INPUT ? "x" : "y", ex->offset,
+             ex->fault == GC_FAULT_INPUT ? "the input, not in place"
+             : ex->fault == GC_FAULT_AFTER_Y ? "past y[n-1]" : "before y[0]", n,
+             ex->fault == GC_FAULT_INPUT ? "the read-only mapping of x" : "a guard page");
+    gs_findings_add(f, &fd);
+    if (gc_adapter_restart(k->adapter, rmsg, sizeof rmsg) != GC_OK) {
+        struct gs_finding er = { .kind = GS_K_ADAPTER_ERROR, .region = GS_R_NONE, .ulp = NAN,
+                                 .abs_err = NAN };
+        snprintf(er.detail, sizeof er.detail, "%.199s", rmsg);
+        gs_findings_add(f, &er);
+    }
+}
+
 enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void *x, void *y,
                                  size_t n, size_t y_slack, struct gs_findings *f)
 {
@@ -114,6 +148,10 @@ enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void 
                  "the kernel returned with the floating-point environment changed (%.95s; "
                  "batch of %zu)", k->adapter->fpenv_what, n);
         gs_findings_add(f, &fd);
+    }
+    if (st == GC_E_FAULT && f != NULL) {
+        record_fault(c, k, x, n, &ex, f);
+        return GC_OK;
     }
     /* DESIGN.md section 10: a death or a stall becomes a crash or timeout finding with the
        smallest batch that reproduces it (crash.c: restart, bisect, restart) */

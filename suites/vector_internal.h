@@ -44,6 +44,9 @@ struct gs_vstate {
     uint64_t calls;          /* kernel calls */
     uint64_t points;         /* elements evaluated */
     int failed;              /* an eval failed: the suite stops (verdict error) */
+    int faulted;             /* a guard page caught a stray write (ctx.c made the finding and
+                                restarted the worker): the suite stops, every later call
+                                would fault again (verdict fail, by the finding) */
     int nondet;              /* outputs not reproducible: kernel-vs-kernel values not compared */
     uint64_t checked[GS_N_VCHECKS], failures[GS_N_VCHECKS];
 };

@@ -30,7 +30,9 @@ enum gc_status {
     GC_E_DIED = 6,     /* the subprocess exited or was killed */
     GC_E_NOMEM = 7,
     GC_E_FAULT = 8     /* the kernel wrote where it must not (a guard page after or before y, or
-                          the read-only x): gc_eval_extra.fault and .offset say where */
+                          the read-only x): gc_eval_extra.fault and .offset say where.  The
+                          worker let the kernel finish on a scratch page: y holds its outputs
+                          and the worker is still usable */
 };
 const char *gc_strerror(enum gc_status st);
 
@@ -78,8 +80,9 @@ struct gc_adapter_ops {
     /* Releases what open() took (ctx, library handle, process); not the strings. */
     void (*close)(struct gc_adapter *a);
     /* After GC_E_DIED, GC_E_TIMEOUT or GC_E_FAULT: replaces the dead process with a fresh one
-     * offering the same kernels (the struct gc_kernel pointers stay valid).  NULL when the kind
-     * runs nothing it could restart (isolation off). */
+     * offering the same kernels (the struct gc_kernel pointers stay valid); a process still
+     * alive (the worker after GC_E_FAULT) is kept.  NULL when the kind runs nothing it could
+     * restart (isolation off). */
     enum gc_status (*restart)(struct gc_adapter *a, char *msg, size_t size);
 };
 

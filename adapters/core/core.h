@@ -50,4 +50,10 @@ enum gc_status gc_plugin_dlopen(const char *path, const char *spec,
                                 const struct gc_open_options *opt, struct gc_adapter **out,
                                 char *msg, size_t size);
 
+/* Opens spec in a gelucheck-worker process (worker_host.c, DESIGN.md section 10); who names
+ * it in messages ("plug-in 'x.so'", "built-in adapter 'libm'"). */
+enum gc_status gc_worker_open(const char *spec, enum gc_adapter_kind kind, const char *who,
+                              const struct gc_open_options *opt, struct gc_adapter **out,
+                              char *msg, size_t size);
+
 #endif

@@ -54,6 +54,8 @@ static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
         gc_msg(msg, size, "%s is not in this build (%s)", who, b->skipped ? b->skipped : "skipped");
         return GC_E_LOAD;
     }
+    if (!opt->in_process) /* in gelucheck-worker (DESIGN.md section 10) */
+        return gc_worker_open(spec, GC_ADAPTER_BUILTIN, who, opt, out, msg, size);
     const struct gelucheck_plugin *p = b->entry(GELUCHECK_PLUGIN_ABI);
     if (!p) {
         gc_msg(msg, size, "%s: its entry returned NULL for ABI %u", who, GELUCHECK_PLUGIN_ABI);
@@ -134,6 +136,12 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
     }
     if (starts_with(spec, "exec:"))
         return gc_exec_open(rest, spec, opt, out, msg, size);
+    if ((rest || ends_with(spec, ".so")) && !opt->in_process) {
+        char who[300]; /* as gc_plugin_dlopen names it; the host never dlopens it */
+        snprintf(who, sizeof who, "plug-in '%s'", gc_safe(safe, sizeof safe, rest ? rest : spec,
+                                                          240));
+        return gc_worker_open(spec, GC_ADAPTER_PLUGIN, who, opt, out, msg, size);
+    }
     if (rest || ends_with(spec, ".so"))
         return gc_plugin_dlopen(rest ? rest : spec, spec, opt, out, msg, size);
     gc_msg(msg, size, "unknown adapter '%s' (built-in: %s; or plugin:PATH, PATH.so, "

@@ -101,3 +101,20 @@ add_test(NAME cli_list_example_installed
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/example_installed.sh ${PROJECT_BINARY_DIR}
             ${PROJECT_SOURCE_DIR}/adapters/plugin/example)
 set_tests_properties(cli_list_example_installed PROPERTIES LABELS cli)
+
+# gelucheck-worker against the hostile fixture (test_isolation.c).  Its crashes must reach the
+# CPU (a real SIGSEGV, SIGFPE): the sanitizers (asan preset) are off for it, which would stop
+# the NULL write or the division by zero first.
+gcfx_module(gcfx_hostile hostile hostile.c)
+gcfx_module(gcfx_hostile_entry hostile_entry hostile.c GCFX_CRASH_ENTRY)
+foreach(t gcfx_hostile gcfx_hostile_entry)
+    target_compile_options(${t} PRIVATE
+        $<$<C_COMPILER_ID:GNU,Clang>:-fno-sanitize=all>)
+endforeach()
+add_executable(test_adapters_isolation ${CMAKE_CURRENT_LIST_DIR}/test_isolation.c)
+target_link_libraries(test_adapters_isolation PRIVATE gc_adapters PkgConfig::CMOCKA
+                                                      gelucheck_warnings)
+target_compile_definitions(test_adapters_isolation PRIVATE
+    FX_HOSTILE="$<TARGET_FILE:gcfx_hostile>" FX_HOSTILE_ENTRY="$<TARGET_FILE:gcfx_hostile_entry>")
+add_dependencies(test_adapters_isolation gcfx_hostile gcfx_hostile_entry)
+add_test(NAME adapters_isolation COMMAND test_adapters_isolation)

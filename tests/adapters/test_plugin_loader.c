@@ -109,6 +109,9 @@ static void test_good(void **state)
 
     counters(&c, FX_GOOD);
     opt.options = "alpha=1";
+    opt.in_process = 1; /* the test counts open() and close() in the fixture as loaded here:
+                           in-process behaviour (the worker's copy is tests/adapters/
+                           test_isolation.c's) */
     assert_int_equal(gc_adapter_open(FX_GOOD, &opt, &a, msg, sizeof msg), GC_OK);
     assert_int_equal(*c.opens, 1); /* open() once, with the options */
     assert_int_equal(*c.live, 1);
