@@ -38,6 +38,13 @@ interrupt_test(shard_exhaustive "SIGINT"
 interrupt_test(shard_stratified "SIGTERM"
     "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp,special|--samples|6000000|--shard|2/3|--threads|2")
 
+# --- the ulp suite's read-back as a library: a sweep cut after one item and continued, and
+# tampered interrupted entries measured again (suites/ulp_resume.c)
+add_executable(test_ulp_resume suites/test_ulp_resume.c)
+target_link_libraries(test_ulp_resume PRIVATE gc_reports gc_suites PkgConfig::CMOCKA
+                                              gelucheck_warnings)
+add_test(NAME suites_ulp_resume COMMAND test_ulp_resume)
+
 # --- refused: exit 2, one line, nothing run
 set(e "gelucheck: error: ")
 set(fx ${PROJECT_SOURCE_DIR}/tests/reports/fixtures)
