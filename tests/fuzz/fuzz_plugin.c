@@ -8,8 +8,8 @@
  * each is NULL, a string of the recipe (any bytes, NUL-terminated) or a function of this file.
  *
  * Checked, besides crashes, leaks and undefined behaviour: the host accepts exactly the
- * tables a model of the contract written apart from it accepts (fuzz_plugin_build.c); a refusal is one
- * line that starts with the "who" it was given; what it accepts is copied faithfully (names,
+ * tables a model of the contract, written apart from it, accepts (fuzz_plugin_build.c); a
+ * refusal is one line that starts with the "who" it was given; what it accepts is copied faithfully (names,
  * descriptions, func, dtype, element size, the table's name and version), its names valid and
  * unique; eval of kernel j calls kernels[j].eval (the stride is honoured); a failing open or
  * eval gives one line. */
