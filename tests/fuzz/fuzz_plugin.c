@@ -9,10 +9,11 @@
  *
  * Checked, besides crashes, leaks and undefined behaviour: the host accepts exactly the
  * tables a model of the contract, written apart from it, accepts (fuzz_plugin_build.c); a
- * refusal is one line that starts with the "who" it was given; what it accepts is copied faithfully (names,
- * descriptions, func, dtype, element size, the table's name and version), its names valid and
- * unique; eval of kernel j calls kernels[j].eval (the stride is honoured); a failing open or
- * eval gives one line. */
+ * refusal is one line that starts with the "who" it was given; what it accepts is copied
+ * faithfully (names, descriptions, func, dtype, element size, the table's name and version),
+ * its names valid and unique; eval of kernel j calls kernels[j].eval (the stride is
+ * honoured); close() runs once per open() that needs it; a failing open or eval gives one
+ * line. */
 #include <stdlib.h>
 #include <string.h>
 
