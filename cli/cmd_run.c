@@ -2,6 +2,7 @@
  * 11).  This file parses and checks the options (every mistake is one line on stderr and exit
  * 2, before anything runs); run_exec.c does the run. */
 #define _POSIX_C_SOURCE 200809L /* sysconf, access */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -93,7 +94,7 @@ static void usage(void)
            "                            (default: the suite's own)\n"
            "      --seed N              random seed, 0..2^63-1 (default: 1)\n"
            "      --range LO:HI         restrict the sweeps (ulp, tail) to [LO, HI], finite,\n"
-           "                            LO <= HI (default: the whole line)\n"
+           "                            LO < HI (default: the whole line)\n"
            "      --threads N           worker threads, 1..1024; each opens every adapter once\n"
            "                            (default: the number of online CPUs)\n"
            "      --json FILE           write the result there (atomically) (default: none)\n"
@@ -179,17 +180,51 @@ static int parse_real(const char *s, double *v)
     return end == s || *end || !isfinite(*v) ? -1 : 0;
 }
 
+/* One end of --range (which: "LO" or "HI"), the bytes [s, stop) of arg: a number strtod reads
+ * whole, without blanks, that neither overflows binary64 nor underflows to zero in it (a
+ * subnormal end is kept: it is a value of the format).  0, or -1 after a message. */
+static int parse_range_end(const char *arg, const char *which, const char *s,
+                           const char *stop, double *v)
+{
+    int len = (int)(stop - s);
+    const char *why = NULL;
+    char *end;
+    errno = 0;
+    *v = s == stop || isspace((unsigned char)s[0]) ? 0 : strtod(s, &end);
+    if (s == stop)
+        why = "is empty";
+    else if (isspace((unsigned char)s[0]) || end != stop)
+        why = "is not a number";
+    else if (isnan(*v))
+        why = "is NaN";
+    else if (isinf(*v) && errno != ERANGE)
+        why = "is not finite";
+    else if (isinf(*v))
+        why = "overflows binary64 (beyond +-1.7976931348623157e308)";
+    else if (*v == 0 && errno == ERANGE)
+        why = "underflows to 0 in binary64 (below the least subnormal, 2^-1074)";
+    if (!why)
+        return 0;
+    cli_error("bad --range '%s': %s '%.*s' %s", arg, which, len > 64 ? 64 : len, s, why);
+    return -1;
+}
+
+/* --range LO:HI: two ends (parse_range_end) with LO < HI.  0, or -1 after a message. */
 static int parse_range(const char *s, struct gs_config *c)
 {
-    char lo[128];
     const char *colon = strchr(s, ':');
-    if (!colon || (size_t)(colon - s) >= sizeof lo)
+    if (!colon || strchr(colon + 1, ':')) {
+        cli_error("bad --range '%s': want LO:HI, finite numbers with LO < HI", s);
         return -1;
-    memcpy(lo, s, (size_t)(colon - s));
-    lo[colon - s] = '\0';
-    if (parse_real(lo, &c->range_lo) || parse_real(colon + 1, &c->range_hi) ||
-        c->range_lo > c->range_hi)
+    }
+    if (parse_range_end(s, "LO", s, colon, &c->range_lo) ||
+        parse_range_end(s, "HI", colon + 1, colon + strlen(colon), &c->range_hi))
         return -1;
+    if (!(c->range_lo < c->range_hi)) {
+        cli_error("bad --range '%s': LO must be below HI (LO = %.17g, HI = %.17g)", s,
+                  c->range_lo, c->range_hi);
+        return -1;
+    }
     c->has_range = 1;
     return 0;
 }
@@ -298,11 +333,7 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
         }
         cli_error("bad --seed '%s': not an integer in 0..9223372036854775807", arg);
         return -1;
-    case 'r':
-        if (parse_range(arg, &r->cfg) == 0)
-            return 0;
-        cli_error("bad --range '%s': want LO:HI, finite numbers with LO <= HI", arg);
-        return -1;
+    case 'r': return parse_range(arg, &r->cfg);
     case 'j':
         if (parse_u64(arg, 1, RUN_MAX_THREADS, &u) == 0) {
             r->cfg.threads = (unsigned)u;

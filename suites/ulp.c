@@ -99,7 +99,7 @@ static int swept(const struct ulp_run *u, uint64_t p)
 }
 
 /* How many inputs item has, without making them (the progress total of a shard). */
-static uint64_t item_count(const struct ulp_run *u, uint64_t item)
+uint64_t ulp_item_count(const struct ulp_run *u, uint64_t item)
 {
     uint64_t m;
     if (!u->exhaustive) {
@@ -359,7 +359,7 @@ void gs_suite_ulp(struct gs_ctx *c, struct gs_suite_result *r)
     }
     for (uint64_t j = 0; !nomem && j < n_mine; j++)
         if (!ulp_item_done(&u, j))
-            u.prog.total += item_count(&u, gs_shard_item(c->cfg, j));
+            u.prog.total += ulp_item_count(&u, gs_shard_item(c->cfg, j));
     if (!nomem) {
         gs_parallel_for(nt, n_mine, work, &u);
         gs_ut_progress_end(&u.prog);

@@ -37,12 +37,16 @@ static int index_of(const json_t *j, uint64_t lim, uint64_t *v)
     return 0;
 }
 
-/* Marks the items of "covered" (checked against this run's plan). */
-static int mark_covered(struct ulp_run *u, const json_t *cov, char *msg, size_t size)
+/* Marks the items of "covered" (checked against this run's plan: item ranges in increasing
+ * order, apart, inside this shard's items) and sets *points to their number of inputs. */
+static int mark_covered(struct ulp_run *u, const json_t *cov, uint64_t *points, char *msg,
+                        size_t size)
 {
     const json_t *items = json_object_get(cov, "items"), *done = json_object_get(cov, "done");
     size_t i;
     json_t *r;
+    uint64_t next = 0; /* the least index the next range may start at */
+    *points = 0;
     if (!json_is_integer(items) || (uint64_t)json_integer_value(items) != u->n_mine) {
         snprintf(msg, size, "ulp suite: 'inputs'.'covered'.'items' is not this run's %llu "
                  "work items", (unsigned long long)u->n_mine);
@@ -53,15 +57,19 @@ static int mark_covered(struct ulp_run *u, const json_t *cov, char *msg, size_t 
     json_array_foreach(done, i, r) {
         uint64_t a, b;
         if (json_array_size(r) != 2 || index_of(json_array_get(r, 0), u->n_mine, &a) ||
-            index_of(json_array_get(r, 1), u->n_mine, &b) || a > b)
+            index_of(json_array_get(r, 1), u->n_mine, &b) || a > b || a < next)
             goto bad;
-        for (uint64_t j = a; j <= b; j++)
+        for (uint64_t j = a; j <= b; j++) {
             ulp_item_set_done(u, j);
+            *points += ulp_item_count(u, gs_shard_item(u->c->cfg, j));
+        }
+        next = b + 1;
     }
     return 0;
 bad:
     snprintf(msg, size, "ulp suite: bad 'inputs'.'covered'.'done' (want [[first, last]...] "
-             "of item indexes below %llu)", (unsigned long long)u->n_mine);
+             "of item indexes below %llu, in increasing order, apart)",
+             (unsigned long long)u->n_mine);
     return -1;
 }
 
@@ -69,6 +77,7 @@ int ulp_resume_start(struct ulp_run *u, char *msg, size_t size)
 {
     const json_t *e = u->c->resume_ulp;
     size_t words = (size_t)(u->n_mine / 64 + 1);
+    uint64_t points;
     u->done = calloc(words, sizeof *u->done);
     if (!u->done) {
         snprintf(msg, size, "out of memory");
@@ -77,9 +86,16 @@ int ulp_resume_start(struct ulp_run *u, char *msg, size_t size)
     if (!e)
         return 0;
     const json_t *cov = json_object_get(json_object_get(e, "inputs"), "covered");
-    if (mark_covered(u, cov, msg, size))
+    if (mark_covered(u, cov, &points, msg, size) || ulp_entry_read(&u->acc[0], u, e, msg, size))
         return -1;
-    return ulp_entry_read(&u->acc[0], u, e, msg, size);
+    /* the statistics read back are of the covered items' inputs, no more, no fewer */
+    if (u->acc[0].points != points) {
+        snprintf(msg, size, "ulp suite: 'points' %llu is not the %llu inputs of the covered "
+                 "work items", (unsigned long long)u->acc[0].points,
+                 (unsigned long long)points);
+        return -1;
+    }
+    return 0;
 }
 
 /* The x interval of the patterns [p0, p1] (one sign) within the sweep's magnitudes, appended

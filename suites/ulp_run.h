@@ -77,6 +77,8 @@ int ulp_entry_read(struct ulp_acc *a, const struct ulp_run *u, const json_t *s, 
                    size_t size);
 
 /* ---- ulp_resume.c: interrupted sweeps (DESIGN.md sections 7, 10) ---- */
+/* The number of inputs of the sweep's (global) work item (ulp.c). */
+uint64_t ulp_item_count(const struct ulp_run *u, uint64_t item);
 /* The done bitmap of u->n_mine items, and, when u->c->resume_ulp is set, its covered items
  * marked and its measurements read into u->acc[0].  0; -1 with msg (a bad or mismatched
  * entry, or no memory). */

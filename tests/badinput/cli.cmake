@@ -37,16 +37,57 @@ endfunction()
 # --- gelucheck run: values of options (exit 2, nothing run)
 set(r "run|--adapter|libm")
 string(REPEAT "1" 300 long)
-bad_values(range "${r}" range "want LO:HI, finite numbers with LO <= HI"
-    "nan_lo=nan:1" "nan_hi=1:nan" "both_inf=-inf:inf" "huge=1e999:2" "huge_hex=0x1p99999:1"
-    "no_hi=1:" "no_lo=:1" "colon=:" "three=1:2:3" "empty=" "long=${long}:2")
+# --range: the form, then each end (named LO or HI and quoted), then their order
+bad_values(range "${r}" range "want LO:HI, finite numbers with LO < HI"
+    "no_colon=1" "three=1:2:3" "colons=::")
+# bad_range(NAME VALUE MESSAGE): --range VALUE, MESSAGE (a regex) after "bad --range 'VALUE': "
+function(bad_range name v message)
+    string(REGEX REPLACE "([.+*?()^$])" "[\\1]" re "${v}")
+    set(word "--range|${v}")
+    if(v STREQUAL "")
+        set(word "--range=")
+    endif()
+    bad_test(range_${name} 2 "run|--adapter|libm|${word}" "bad --range '${re}': ${message}")
+endfunction()
+bad_range(empty "" "want LO:HI, finite numbers with LO < HI")
+bad_range(no_hi "1:" "HI '' is empty")
+bad_range(no_lo ":1" "LO '' is empty")
+bad_range(colon ":" "LO '' is empty")
+bad_range(nan_lo "nan:1" "LO 'nan' is NaN")
+bad_range(nan_hi "1:-nan" "HI '-nan' is NaN")
+bad_range(both_inf "-inf:inf" "LO '-inf' is not finite")
+bad_range(hi_inf "0:infinity" "HI 'infinity' is not finite")
+bad_range(huge "1e999:2" "LO '1e999' overflows binary64 [(]beyond [+]-1[.]7976931348623157e308[)]")
+bad_range(huge_hi "0:1e400" "HI '1e400' overflows binary64 [(]beyond [+]-1[.]7976931348623157e308[)]")
+bad_range(huge_hex "-0x1p99999:1"
+    "LO '-0x1p99999' overflows binary64 [(]beyond [+]-1[.]7976931348623157e308[)]")
+set(uf "underflows to 0 in binary64 [(]below the least subnormal, 2.-1074[)]")
+bad_range(tiny_lo "1e-999:2" "LO '1e-999' ${uf}")
+bad_range(tiny_hi "-1:-1e-400" "HI '-1e-400' ${uf}")
+bad_range(tiny_hex "0x1p-1075:1" "LO '0x1p-1075' ${uf}")
+bad_range(tiny_half "2.4e-324:1" "LO '2[.]4e-324' ${uf}")
+bad_range(garbage_lo "1x:2" "LO '1x' is not a number")
+bad_range(garbage_hi "1:2e" "HI '2e' is not a number")
+bad_range(blank_lo " 1:2" "LO ' 1' is not a number")
+bad_range(word "a:b" "LO 'a' is not a number")
+bad_range(equal "1:1" "LO must be below HI [(]LO = 1, HI = 1[)]")
+bad_range(zeros "0:-0" "LO must be below HI [(]LO = 0, HI = -0[)]")
+bad_range(reversed "2:-2" "LO must be below HI [(]LO = 2, HI = -2[)]")
+# a 300-digit LO is a finite number (1.1e299), above HI
+bad_range(long "${long}:2" "LO must be below HI [(]LO = 1[.]1111111111111112e[+]299, HI = 2[)]")
+# ... and what is accepted at the edges: a subnormal end is a value of binary64 (exit 0)
+cli_test(range_subnormal_ok 0
+    "run|--adapter|libm|--kernel|erf1p.f16|--suite|ulp|--range|-1e-310:4.9e-324|--progress|never")
 bad_values(samples "${r}" samples "not an integer in 1[.][.]1099511627776"
     "two64=18446744073709551616" "max64=18446744073709551615" "exp=1e3" "garbage=10x"
-    "hex=0x10" "blank= 10" "empty=")
+    "hex=0x10" "blank= 10" "empty=" "zero=0" "neg=-1" "above=1099511627777" "e400=1e400"
+    "plus=+10")
 bad_values(threads "${r}" threads "not an integer in 1[.][.]1024"
-    "neg=-1" "huge=99999" "word=two" "empty=" "frac=1.5")
+    "neg=-1" "huge=99999" "word=two" "empty=" "frac=1.5" "zero=0" "above=1025"
+    "two32=4294967297" "two64=18446744073709551616" "e400=1e400" "garbage=2x" "blank= 2")
 bad_values(seed "${r}" seed "not an integer in 0[.][.]9223372036854775807"
-    "neg=-1" "empty=" "frac=1.5" "two64=18446744073709551616" "hex=0x10")
+    "neg=-1" "empty=" "frac=1.5" "two64=18446744073709551616" "hex=0x10"
+    "two63=9223372036854775808" "e400=1e400" "garbage=1x")
 foreach(opt timeout startup-timeout)
     bad_values(${opt} "${r}" ${opt} "not a number of seconds > 0"
         "zero=0" "neg=-1" "nan=nan" "inf=inf" "huge=1e999" "empty=" "word=ten")
@@ -78,6 +119,15 @@ bad_test(shard_k_above 2 "${r}|--shard|3/2"
     "bad --shard '3/2': K must be below N [(]the shards of 2 are 0/2 [.][.] 1/2[)]")
 bad_test(shard_empty 2 "${r}|--shard="
     "bad --shard '': want K/N, shard K [(]counted from 0[)] of N, e[.]g[.] 0/4")
+bad_values(shard_form "${r}" shard "want K/N, shard K [(]counted from 0[)] of N, e[.]g[.] 0/4"
+    "neg=-1/4" "neg_n=0/-4" "no_n=1/" "no_k=/4" "slash=/" "frac=0.5/4" "e400=1e400/1e401"
+    "garbage=0/4x" "blank= 0/4" "three=0/4/8" "plus=+0/4" "word=one/two" "hex=0x1/4")
+bad_values(shard_n "${r}" shard "N must be in 1[.][.]1000000"
+    "n_two64=0/18446744073709551616" "n_above=0/1000001" "n_two32=0/4294967296")
+bad_test(shard_k_two64 2 "${r}|--shard|18446744073709551616/4"
+    "bad --shard '18446744073709551616/4': K must be below N [(]the shards of 4 are 0/4 [.][.] 3/4[)]")
+bad_test(shard_k_equal 2 "${r}|--shard|1000000/1000000"
+    "bad --shard '1000000/1000000': K must be below N [(]the shards of 1000000 are 0/1000000 [.][.] 999999/1000000[)]")
 bad_test(adapter_empty 2 "run|--adapter="
     "--adapter needs a spec: a built-in name, plugin:PATH, PATH[.]so or exec:COMMAND")
 # output paths that cannot be files: caught before anything runs (not exit 4 after the run)

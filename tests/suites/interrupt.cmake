@@ -23,6 +23,27 @@ interrupt_test(sigint "SIGINT@2"
 # SIGTERM, and the resumed run interrupted again by SIGTERM before the last resume
 interrupt_test(sigterm "SIGTERM,SIGTERM"
     "run|--adapter|libm|--kernel|erfc.f32|--exhaustive|--suite|ulp|--range|-1.5:-1|--threads|2")
+# stratified (not exhaustive) sweeps: their work items are binades of random inputs, whose
+# covered items carry no x intervals.  f32 with the special suite after it; f64 on the MPFR
+# path (slow enough to interrupt twice), the identity suite after it
+interrupt_test(stratified_f32 "SIGINT"
+    "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp,special|--samples|4000000|--threads|2")
+interrupt_test(stratified_f64 "SIGTERM,SIGINT"
+    "run|--adapter|libm|--kernel|erfc.f64|--suite|ulp,identity|--samples|60000|--reference|mpfr|--threads|2")
+# --shard K/N: shard K's items are K, K + N, ... of the sweep; resumed, the shard's result is
+# the uninterrupted shard's (exhaustive f32 over a range: its covered x intervals are single
+# items; stratified f32: the special suite is not run in shard 2)
+interrupt_test(shard_exhaustive "SIGINT"
+    "run|--adapter|libm|--kernel|erfc.f32|--exhaustive|--suite|ulp,special|--range|-1.5:-1|--shard|1/3|--threads|2")
+interrupt_test(shard_stratified "SIGTERM"
+    "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp,special|--samples|6000000|--shard|2/3|--threads|2")
+
+# --- the ulp suite's read-back as a library: a sweep cut after one item and continued, and
+# tampered interrupted entries measured again (suites/ulp_resume.c)
+add_executable(test_ulp_resume suites/test_ulp_resume.c)
+target_link_libraries(test_ulp_resume PRIVATE gc_reports gc_suites PkgConfig::CMOCKA
+                                              gelucheck_warnings)
+add_test(NAME suites_ulp_resume COMMAND test_ulp_resume)
 
 # --- refused: exit 2, one line, nothing run
 set(e "gelucheck: error: ")

@@ -5,7 +5,7 @@ interrupt_check.py GELUCHECK DIR SCHEMA VALIDATE SIG[,SIG...] ARGS...
 
 Runs `GELUCHECK ARGS --json result.json` in DIR/whole (uninterrupted), then in DIR/cut: the
 same command with --progress always, sending each SIG in turn (SIGINT, SIGTERM) once the
-progress line shows the sweep under way in kernel [KERN/..] (SIG may be SIGINT@2: wait for the
+progress line shows 2% of the sweep of kernel [KERN/..] measured (SIG may be SIGINT@2: wait for the
 second kernel), each time checking the exit status (130, 143), that result.json is whole
 (schema-valid, no temporary file left; junit.xml parses when ARGS has --junit) with "complete": false, the signal, the kernel in
 progress marked incomplete with its covered work items, and the kernels not started listed;
@@ -39,13 +39,14 @@ def run(cwd, extra, sig=None, kernel=1):
                          stderr=subprocess.PIPE)
     err = b""
     if sig:
-        want = re.compile(rb"\[%d/\d+\] [^\r\n]*  ulp  ([0-9]+)/" % kernel)
+        # at least 2% measured: past the targets (item 0 of a stratified sweep), mid-sweep
+        want = re.compile(rb"\[%d/\d+\] [^\r\n]*  ulp  ([0-9]+)/([0-9]+)" % kernel)
         while True:
             chunk = p.stderr.read1(65536)
             if not chunk:
                 fail("the run ended before it could be interrupted:\n" + err.decode())
             err += chunk
-            if any(int(n) > 0 for n in want.findall(err)):
+            if any(0 < 50 * int(n) >= int(m) for n, m in want.findall(err)):
                 p.send_signal(getattr(signal, sig))
                 break
     out, rest = p.communicate()
@@ -118,7 +119,12 @@ for i, spec in enumerate(sigs.split(",")):
     ulp = partial[0]["suites"][-1]
     cov = ulp["inputs"].get("covered") if ulp["name"] == "ulp" else None
     want_points = [s["points"] for s in ref["kernels"][len(ks) - 1]["suites"]][0]
-    if not cov or not cov["done"] or not cov.get("x") or not 0 < ulp["points"] < want_points:
+    # covered x intervals: an exhaustive sweep's items are intervals of x, a stratified one's
+    # are random inputs of a binade (items only)
+    dt = partial[0]["dtype"]
+    has_x = dt in ("f16", "bf16") or (dt == "f32" and "--exhaustive" in args)
+    if not cov or not cov["done"] or bool(cov.get("x")) != has_x or \
+            not 0 < ulp["points"] < want_points:
         fail("%s: the partial ulp suite has no covered ranges or all points: %s"
              % (sig, json.dumps(ulp["inputs"])))
     if i == 0:
@@ -126,7 +132,7 @@ for i, spec in enumerate(sigs.split(",")):
             json.dump(doc, f)
     print("%s: exit %d, kernel %s incomplete: %d of %d points, items %s, x %s"
           % (sig, rc, partial[0]["kernel"], ulp["points"], want_points, cov["done"][:4],
-             cov["x"][:2]))
+             cov.get("x", [])[:2]))
 
 rc, stdout, err = run(cut, out + ["--progress", "never", "--resume", "result.json"])
 if rc != rc_whole:
