@@ -94,7 +94,7 @@ static void usage(void)
            "                            (default: the suite's own)\n"
            "      --seed N              random seed, 0..2^63-1 (default: 1)\n"
            "      --range LO:HI         restrict the sweeps (ulp, tail) to [LO, HI], finite,\n"
-           "                            LO < HI (default: the whole line)\n"
+           "                            LO <= HI (default: the whole line)\n"
            "      --threads N           worker threads, 1..1024; each opens every adapter once\n"
            "                            (default: the number of online CPUs)\n"
            "      --json FILE           write the result there (atomically) (default: none)\n"
@@ -209,19 +209,19 @@ static int parse_range_end(const char *arg, const char *which, const char *s,
     return -1;
 }
 
-/* --range LO:HI: two ends (parse_range_end) with LO < HI.  0, or -1 after a message. */
+/* --range LO:HI: two ends (parse_range_end) with LO <= HI.  0, or -1 after a message. */
 static int parse_range(const char *s, struct gs_config *c)
 {
     const char *colon = strchr(s, ':');
     if (!colon || strchr(colon + 1, ':')) {
-        cli_error("bad --range '%s': want LO:HI, finite numbers with LO < HI", s);
+        cli_error("bad --range '%s': want LO:HI, finite numbers with LO <= HI", s);
         return -1;
     }
     if (parse_range_end(s, "LO", s, colon, &c->range_lo) ||
         parse_range_end(s, "HI", colon + 1, colon + strlen(colon), &c->range_hi))
         return -1;
-    if (!(c->range_lo < c->range_hi)) {
-        cli_error("bad --range '%s': LO must be below HI (LO = %.17g, HI = %.17g)", s,
+    if (c->range_lo > c->range_hi) { /* LO == HI is one point: a crash finding's command */
+        cli_error("bad --range '%s': LO must not be above HI (LO = %.17g, HI = %.17g)", s,
                   c->range_lo, c->range_hi);
         return -1;
     }

@@ -31,3 +31,13 @@ crash_test(stalled 1 hang.f32 slow.f32 good.f32)
 # a count that differs: an adapter_error (the adapter is restarted for the next kernel);
 # exit 3, the kernel could not be served
 crash_test(protocol 3 huge.f32 good.f32)
+# the command of segv_at.f32's finding (--range X:X, the one input) reproduces the crash on
+# that input alone: the same finding, a batch of one
+add_test(NAME suites_crash_repro
+    COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gelucheck>
+            "-DARGS=run|--adapter|${crashers}|--kernel|segv_at.f32|--suite|ulp|--range|0x1p+1:0x1p+1|--timeout|1|--threads|1"
+            -DRC=1 -DDIR=${CMAKE_CURRENT_BINARY_DIR}/crash_results/repro
+            -DPY=/usr/bin/python3 -DVALIDATE=${run_validate} -DSCHEMA=${run_schema}
+            -DCHECK=/usr/bin/python3 -DMODE=${CMAKE_CURRENT_LIST_DIR}/crash_check.py
+            -P ${CMAKE_CURRENT_LIST_DIR}/run_check.cmake)
+set_tests_properties(suites_crash_repro PROPERTIES LABELS cli)

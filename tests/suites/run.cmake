@@ -109,7 +109,7 @@ cli_test(run_bad_samples_huge 2 "run|--adapter|libm|--samples|1099511627777" ERR
 cli_test(run_bad_samples_neg 2 "run|--adapter|libm|--samples|-5" ERR "^${e}bad --samples '-5'")
 cli_test(run_bad_seed 2 "run|--adapter|libm|--seed|x1" ERR "^${e}bad --seed 'x1': not an integer")
 cli_test(run_bad_seed_big 2 "run|--adapter|libm|--seed|9223372036854775808" ERR "^${e}bad --seed")
-cli_test(run_bad_range 2 "run|--adapter|libm|--range|1:-1" ERR "^${e}bad --range '1:-1': LO must be below HI [(]LO = 1, HI = -1[)]\n$")
+cli_test(run_bad_range 2 "run|--adapter|libm|--range|1:-1" ERR "^${e}bad --range '1:-1': LO must not be above HI [(]LO = 1, HI = -1[)]\n$")
 cli_test(run_bad_range_form 2 "run|--adapter|libm|--range|-1" ERR "^${e}bad --range '-1'")
 cli_test(run_bad_range_inf 2 "run|--adapter|libm|--range|-inf:0" ERR "^${e}bad --range '-inf:0'")
 cli_test(run_bad_range_text 2 "run|--adapter|libm|--range|a:b" ERR "^${e}bad --range 'a:b'")
