@@ -41,3 +41,18 @@ add_test(NAME suites_crash_repro
             -DCHECK=/usr/bin/python3 -DMODE=${CMAKE_CURRENT_LIST_DIR}/crash_check.py
             -P ${CMAKE_CURRENT_LIST_DIR}/run_check.cmake)
 set_tests_properties(suites_crash_repro PROPERTIES LABELS cli)
+# the same through gelucheck-worker: the hostile fixture plug-in's crashes, exit and stall
+# become crash/timeout findings with one reproducing input, its stray writes
+# out_of_bounds_write/input_modified findings (every suite still runs), and good.f32, last, is
+# still measured, and so is libm's erfc.f32 after them (a second adapter); exit 1
+set(args "run|--adapter|plugin:$<TARGET_FILE:gcfx_hostile>|--adapter|libm|--kernel|erfc.f32|--suite|ulp,special|--timeout|1|--samples|1000|--threads|1")
+foreach(k segv abort sigfpe exit3 sleep write_after write_before write_x good)
+    string(APPEND args "|--kernel|${k}.f32")
+endforeach()
+add_test(NAME suites_crash_worker
+    COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gelucheck> "-DARGS=${args}" -DRC=1
+            -DDIR=${CMAKE_CURRENT_BINARY_DIR}/crash_results/worker
+            -DPY=/usr/bin/python3 -DVALIDATE=${run_validate} -DSCHEMA=${run_schema}
+            -DCHECK=/usr/bin/python3 -DMODE=${CMAKE_CURRENT_LIST_DIR}/crash_check.py
+            -P ${CMAKE_CURRENT_LIST_DIR}/run_check.cmake)
+set_tests_properties(suites_crash_worker PROPERTIES LABELS cli)

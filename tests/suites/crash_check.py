@@ -22,6 +22,17 @@ EXPECT = {
     'hang.f32': ('timeout', 'no reply within the batch timeout;', None, False),
     'slow.f32': ('timeout', 'no reply within the batch timeout;', None, False),
     'huge.f32': ('adapter_error', "reply 'ok 9999999' to 'eval huge.f32", None, False),
+    # the hostile fixture plug-in (tests/adapters/fixtures/hostile.c), run in gelucheck-worker
+    'sigfpe.f32': ('crash', 'killed by SIGFPE;', None, True),
+    'sleep.f32': ('timeout', 'no reply within the batch timeout;', None, False),
+    'exit3.f32': ('crash', 'exited with status 3;', None, True),
+}
+# hostile fixture kernels that write where they must not: the worker's guards catch the write,
+# the outputs stay whole and every suite still runs
+FAULTS = {
+    'write_after.f32': ('out_of_bounds_write', 'past y[n-1]'),
+    'write_before.f32': ('out_of_bounds_write', 'before y[0]'),
+    'write_x.f32': ('input_modified', 'x[3] written'),
 }
 
 
@@ -67,6 +78,33 @@ def check_bad(k, kind, text, bits, one):
                                                            s.get('note'), note))
 
 
+def check_fault(k, kind, text):
+    name = k['kernel']
+    if k['verdict'] != 'fail':
+        fail(name, 'verdict %s, want fail' % k['verdict'])
+    for s in k['suites']:
+        found = [f for f in s['findings'] if f['kind'] == kind]
+        if not found or text not in found[0]['detail'] or 'guard page' not in found[0]['detail'] \
+                and 'read-only' not in found[0]['detail']:
+            fail(name, 'suite %s: want a %s finding saying %r from the worker, got %r' %
+                 (s['name'], kind, text, [(f['kind'], f['detail']) for f in s['findings']]))
+        if s['verdict'] == 'skip' or s['points'] == 0:
+            fail(name, 'suite %s was not run after the fault' % s['name'])
+        if any(f['kind'] in ('crash', 'timeout', 'adapter_error') for f in s['findings']):
+            fail(name, 'suite %s: a fault must not be a crash' % s['name'])
+
+
+def check_measured(k):
+    """A correct-enough kernel after the bad ones: every suite ran, nothing from the process."""
+    for s in k['suites']:
+        bad = [f['kind'] for f in s['findings']
+               if f['kind'] in ('crash', 'timeout', 'adapter_error', 'out_of_bounds_write',
+                                'input_modified')]
+        if s['verdict'] in ('skip', 'error') or s['points'] == 0 or bad:
+            fail(k['kernel'], 'suite %s: %s on %d points %r, want it measured' %
+                 (s['name'], s['verdict'], s['points'], bad))
+
+
 def main():
     doc = json.load(open(sys.argv[1]))
     names = [k['kernel'] for k in doc['kernels']]
@@ -75,9 +113,17 @@ def main():
         if 'of a batch of 1 ' not in doc['kernels'][0]['suites'][0]['findings'][0]['detail']:
             fail('segv_at.f32', 'the command did not run x = 2 alone')
         return 0
-    if names[-1] != 'good.f32':
-        fail('-', 'good.f32 must come last: %r' % names)
+    hostile = 'write_x.f32' in names  # the plug-in: its good.f32 computes 2x, not gelu
+    last = 'erfc.f32' if hostile else 'good.f32'  # hostile: libm's erfc.f32, a later adapter
+    if names[-1] != last:
+        fail('-', '%s must come last: %r' % (last, names))
     for k in doc['kernels']:
+        if k['kernel'] in FAULTS:
+            check_fault(k, *FAULTS[k['kernel']])
+            continue
+        if hostile and k['kernel'] in ('good.f32', 'erfc.f32'):
+            check_measured(k)
+            continue
         if k['kernel'] in EXPECT:
             check_bad(k, *EXPECT[k['kernel']])
             continue
