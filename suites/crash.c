@@ -7,23 +7,6 @@
 
 #include "crash.h"
 
-const char *gs_signal_name(int sig, char *buf, size_t size)
-{
-    static const struct { int sig; const char *name; } names[] = {
-        { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" },   { SIGFPE, "SIGFPE" },
-        { SIGABRT, "SIGABRT" }, { SIGILL, "SIGILL" },   { SIGTRAP, "SIGTRAP" },
-        { SIGSYS, "SIGSYS" },   { SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" },
-        { SIGINT, "SIGINT" },   { SIGQUIT, "SIGQUIT" }, { SIGHUP, "SIGHUP" },
-        { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGXCPU, "SIGXCPU" },
-        { SIGXFSZ, "SIGXFSZ" }, { SIGUSR1, "SIGUSR1" }, { SIGUSR2, "SIGUSR2" },
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].sig == sig)
-            return names[i].name;
-    snprintf(buf, size, "signal %d", sig);
-    return buf;
-}
-
 /* What one try of a sub-batch gave. */
 enum try_result { TRY_SAME, TRY_OTHER, TRY_CAPPED, TRY_ABORT };
 
@@ -114,12 +97,12 @@ static void how_text(char *buf, size_t size, enum gc_status st, const struct gc_
 {
     char nb[32];
     int sh = ex->exit_status > 128 ? ex->exit_status - 128 : 0; /* a shell's 128 + N */
-    const char *shn = sh ? gs_signal_name(sh, nb, sizeof nb) : NULL;
+    const char *shn = sh ? gc_signal_name(sh, nb, sizeof nb) : NULL;
 
     if (st == GC_E_TIMEOUT)
         snprintf(buf, size, "no reply within the batch timeout");
     else if (ex->signal)
-        snprintf(buf, size, "killed by %s", gs_signal_name(ex->signal, nb, sizeof nb));
+        snprintf(buf, size, "killed by %s", gc_signal_name(ex->signal, nb, sizeof nb));
     else if (shn && strncmp(shn, "signal ", 7) != 0)
         snprintf(buf, size, "exited with status %d (128 + %s: a shell's report of that signal)",
                  ex->exit_status, shn);

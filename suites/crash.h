@@ -41,9 +41,6 @@ struct gs_crash {
 void gs_crash_bisect(const struct gc_kernel *k, const void *x, size_t n, enum gc_status st,
                      const struct gc_eval_extra *ex, struct gs_crash *c);
 
-/* "SIGSEGV", ...; "signal N" (in buf) for others. */
-const char *gs_signal_name(int sig, char *buf, size_t size);
-
 /* The finding of a crash or timeout (kind crash or timeout) on thread t's kernel: x the input
  * at the start of the smallest failing batch, the detail saying how it ended (the signal or
  * exit status), that batch's size and place in the original one, what the bisection spent,

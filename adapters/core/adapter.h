@@ -161,6 +161,9 @@ enum gc_status gc_exec_open(const char *command, const char *spec,
 int gc_valid_kernel_name(const char *name);          /* [A-Za-z0-9_.-]+, 1..128 chars */
 size_t gc_dtype_size(enum geluref_dtype dt);         /* 0 when unknown */
 char *gc_strdup(const char *s);                      /* NULL-safe, NULL on no memory */
+/* The name a shell or kill -l gives a signal ("SIGSEGV" for 11); "signal N", written into buf,
+ * for one without a name here.  Messages and crash findings name signals through this. */
+const char *gc_signal_name(int sig, char *buf, size_t size);
 /* Allocates an adapter with n zeroed kernels (strings NULL); NULL on no memory. */
 struct gc_adapter *gc_adapter_alloc(enum gc_adapter_kind kind, const char *spec, size_t n);
 

@@ -1,4 +1,5 @@
 /* Helpers every adapter kind uses (adapter.h), and the core's message helpers (core.h). */
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -114,5 +115,22 @@ const char *gc_safe(char *buf, size_t size, const char *s, size_t max)
         n += 3;
     }
     buf[n] = '\0';
+    return buf;
+}
+
+const char *gc_signal_name(int sig, char *buf, size_t size)
+{
+    static const struct { int sig; const char *name; } names[] = {
+        { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" },   { SIGFPE, "SIGFPE" },
+        { SIGABRT, "SIGABRT" }, { SIGILL, "SIGILL" },   { SIGTRAP, "SIGTRAP" },
+        { SIGSYS, "SIGSYS" },   { SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" },
+        { SIGINT, "SIGINT" },   { SIGQUIT, "SIGQUIT" }, { SIGHUP, "SIGHUP" },
+        { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGXCPU, "SIGXCPU" },
+        { SIGXFSZ, "SIGXFSZ" }, { SIGUSR1, "SIGUSR1" }, { SIGUSR2, "SIGUSR2" },
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].sig == sig)
+            return names[i].name;
+    snprintf(buf, size, "signal %d", sig);
     return buf;
 }

@@ -39,8 +39,6 @@ int gc_worker_find(char *path, size_t size, char *msg, size_t msize);
  * the status it gave) or says how the worker failed (named by s->who). */
 enum gc_status gc_worker_start(struct gc_worker_state *s, struct gc_worker_table *t, char *msg,
                                size_t size);
-/* "SIGSEGV" for 11, and so on; "signal N" for one without a name here. */
-const char *gc_signal_name(int sig, char *buf, size_t size);
 /* Reaps an ended (or ending) worker and says how it ended: "was killed by signal 11
  * (SIGSEGV)", "exited with status 3"; *sig / *status get the numbers. */
 void gc_worker_reap(struct gc_worker_state *s, double deadline, int *sig, int *status,

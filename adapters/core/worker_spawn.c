@@ -278,22 +278,6 @@ enum gc_status gc_worker_start(struct gc_worker_state *s, struct gc_worker_table
     return GC_E_LOAD;
 }
 
-const char *gc_signal_name(int sig, char *buf, size_t size)
-{
-    static const struct { int sig; const char *name; } names[] = {
-        { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" }, { SIGFPE, "SIGFPE" },
-        { SIGABRT, "SIGABRT" }, { SIGILL, "SIGILL" }, { SIGKILL, "SIGKILL" },
-        { SIGTERM, "SIGTERM" }, { SIGTRAP, "SIGTRAP" }, { SIGSYS, "SIGSYS" },
-        { SIGPIPE, "SIGPIPE" }, { SIGINT, "SIGINT" }, { SIGQUIT, "SIGQUIT" },
-        { SIGHUP, "SIGHUP" }, { SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].sig == sig)
-            return names[i].name;
-    snprintf(buf, size, "signal %d", sig);
-    return buf;
-}
-
 void gc_worker_reap(struct gc_worker_state *s, double deadline, int *sig, int *status,
                     char *buf, size_t size)
 {

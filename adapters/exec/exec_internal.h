@@ -83,8 +83,6 @@ int exec_end(struct exec_proc *p, double deadline);
 /* How the reaped process ended: "exited with status 3", "was killed by SIGSEGV (Segmentation
  * fault)"; an exit status 128 + N of a shell whose command was killed by signal N says so. */
 void exec_exit_text(const struct exec_proc *p, char *buf, size_t size);
-/* "SIGSEGV", ...; "signal N" (in buf) for a signal without a name here. */
-const char *exec_signal_name(int sig, char *buf, size_t size);
 /* Forgets the read-ahead and the kept stderr (before a restart spawns afresh). */
 void exec_proc_reset(struct exec_proc *p);
 /* Closes every host-side fd still open. */

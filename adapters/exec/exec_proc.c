@@ -213,25 +213,6 @@ int exec_end(struct exec_proc *p, double deadline)
     return self != 0;
 }
 
-/* The names of the signals a kernel dies of (and a few others), as a shell or kill -l says
- * them; "signal N" for the rest. */
-const char *exec_signal_name(int sig, char *buf, size_t size)
-{
-    static const struct { int sig; const char *name; } names[] = {
-        { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" },   { SIGFPE, "SIGFPE" },
-        { SIGABRT, "SIGABRT" }, { SIGILL, "SIGILL" },   { SIGTRAP, "SIGTRAP" },
-        { SIGSYS, "SIGSYS" },   { SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" },
-        { SIGINT, "SIGINT" },   { SIGQUIT, "SIGQUIT" }, { SIGHUP, "SIGHUP" },
-        { SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGXCPU, "SIGXCPU" },
-        { SIGXFSZ, "SIGXFSZ" }, { SIGUSR1, "SIGUSR1" }, { SIGUSR2, "SIGUSR2" },
-    };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (names[i].sig == sig)
-            return names[i].name;
-    snprintf(buf, size, "signal %d", sig);
-    return buf;
-}
-
 void exec_exit_text(const struct exec_proc *p, char *buf, size_t size)
 {
     char nb[32];
@@ -241,7 +222,7 @@ void exec_exit_text(const struct exec_proc *p, char *buf, size_t size)
         /* /bin/sh -c CMD that runs CMD as its child exits 128 + N when CMD is killed by
            signal N: say which, for the signals a crash raises */
         int sig = st > 128 ? st - 128 : 0;
-        const char *name = sig ? exec_signal_name(sig, nb, sizeof nb) : NULL;
+        const char *name = sig ? gc_signal_name(sig, nb, sizeof nb) : NULL;
         if (name && strncmp(name, "signal ", 7) != 0)
             snprintf(buf, size, "exited with status %d (128 + %s: a shell's report of a "
                      "command killed by %s)", st, name, name);
@@ -249,7 +230,7 @@ void exec_exit_text(const struct exec_proc *p, char *buf, size_t size)
             snprintf(buf, size, "exited with status %d", st);
     } else if (WIFSIGNALED(p->status)) {
         int sig = WTERMSIG(p->status);
-        snprintf(buf, size, "was killed by %s (%s)", exec_signal_name(sig, nb, sizeof nb),
+        snprintf(buf, size, "was killed by %s (%s)", gc_signal_name(sig, nb, sizeof nb),
                  strsignal(sig));
     } else {
         snprintf(buf, size, "ended (wait status %d)", p->status);

@@ -232,11 +232,11 @@ static void signal_names(void **state)
 {
     (void)state;
     char b[32];
-    assert_string_equal(gs_signal_name(SIGSEGV, b, sizeof b), "SIGSEGV");
-    assert_string_equal(gs_signal_name(SIGBUS, b, sizeof b), "SIGBUS");
-    assert_string_equal(gs_signal_name(SIGFPE, b, sizeof b), "SIGFPE");
-    assert_string_equal(gs_signal_name(SIGABRT, b, sizeof b), "SIGABRT");
-    assert_string_equal(gs_signal_name(77, b, sizeof b), "signal 77");
+    assert_string_equal(gc_signal_name(SIGSEGV, b, sizeof b), "SIGSEGV");
+    assert_string_equal(gc_signal_name(SIGBUS, b, sizeof b), "SIGBUS");
+    assert_string_equal(gc_signal_name(SIGFPE, b, sizeof b), "SIGFPE");
+    assert_string_equal(gc_signal_name(SIGABRT, b, sizeof b), "SIGABRT");
+    assert_string_equal(gc_signal_name(77, b, sizeof b), "signal 77");
 }
 
 int main(void)
