@@ -79,20 +79,28 @@ struct konly {
     struct gs_ctx *c;
     struct gs_ut_shape sh;
     uint64_t *x[2], *y[2];
+    struct gs_ut_bufs kb[2]; /* as the ulp suite keeps them */
+    int rok[2];              /* per sign: the magnitudes in --range (gs_ut_mag_range) */
+    uint64_t mlo[2], mhi[2];
     uint64_t done[2];
 };
 
 static int konly_item(void *arg, unsigned t, uint64_t item)
 {
     struct konly *k = arg;
+    /* the chunk's inputs as ulp.c's chunk_span makes them: one interval of magnitudes */
+    uint64_t p0 = item * GS_UT_BATCH, sign = p0 & k->sh.sign;
+    int neg = sign != 0;
+    uint64_t lo = p0 & ~k->sh.sign, hi = lo + GS_UT_BATCH - 1;
+    uint64_t a = k->mlo[neg] > 1 ? k->mlo[neg] : 1;
+    uint64_t b = k->mhi[neg] < k->sh.inf_mag - 1 ? k->mhi[neg] : k->sh.inf_mag - 1;
+    lo = lo > a ? lo : a;
+    hi = hi < b ? hi : b;
     size_t n = 0;
-    for (uint64_t p = item * GS_UT_BATCH; p < (item + 1) * GS_UT_BATCH; p++) {
-        uint64_t mag = p & ~k->sh.sign;
-        if (mag != 0 && mag < k->sh.inf_mag && gs_ut_in_range(k->c, p))
-            k->x[t][n++] = p;
-    }
+    for (uint64_t m = lo; k->rok[neg] && m <= hi; m++)
+        k->x[t][n++] = sign | m;
     int nomem = 0;
-    if (gs_ut_eval(k->c, t, k->x[t], k->y[t], n, NULL, &nomem) != 0)
+    if (gs_ut_eval_bufs(k->c, t, &k->kb[t], k->x[t], k->y[t], n, NULL, &nomem) != 0)
         return 1;
     k->done[t] += n;
     return 0;
@@ -132,6 +140,8 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
     if (konly) {
         struct konly ko = { .c = &c };
         gs_ut_shape_of(c.dt, &ko.sh);
+        for (int neg = 0; neg < 2; neg++)
+            ko.rok[neg] = gs_ut_mag_range(&c, &ko.sh, neg, &ko.mlo[neg], &ko.mhi[neg]);
         for (unsigned t = 0; t < nt; t++) {
             ko.x[t] = malloc(GS_UT_BATCH * sizeof(uint64_t));
             ko.y[t] = malloc(GS_UT_BATCH * sizeof(uint64_t));
@@ -142,6 +152,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
         for (unsigned t = 0; t < nt; t++) {
             free(ko.x[t]);
             free(ko.y[t]);
+            gs_ut_bufs_release(&ko.kb[t]);
         }
     } else if (strcmp(what, "exhaustive") == 0 || strcmp(what, "f64") == 0) {
         t0 = now(); /* the suite alone, without the context's set-up (the thresholds) */

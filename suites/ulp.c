@@ -59,6 +59,7 @@ void ulp_acc_release(struct ulp_acc *a)
     free(a->bin);
     free(a->x);
     free(a->y);
+    gs_ut_bufs_release(&a->kb);
     gs_findings_release(&a->f);
 }
 
@@ -89,13 +90,25 @@ static const struct ulp_binade *item_binade(const struct ulp_run *u, uint64_t it
     return b;
 }
 
-/* Exhaustive: whether pattern p is an input (finite, non-zero, in --range). */
-static int swept(const struct ulp_run *u, uint64_t p)
+/* Exhaustive: the inputs of item (its patterns that are finite, non-zero and in --range),
+ * the magnitudes [*lo, *hi] of sign *neg; returns their number (0: none, *lo and *hi
+ * unset).  A chunk lies within one sign (chunk divides 2^(bits-1)), so its inputs are one
+ * interval of magnitudes. */
+static uint64_t chunk_span(const struct ulp_run *u, uint64_t item, int *neg, uint64_t *lo,
+                           uint64_t *hi)
 {
-    int neg = (p & u->sh.sign) != 0;
-    uint64_t mag = p & ~u->sh.sign;
-    return mag != 0 && mag < u->sh.inf_mag && u->rok[neg] && mag >= u->mlo[neg] &&
-           mag <= u->mhi[neg];
+    uint64_t p0 = item * u->chunk;
+    *neg = (p0 & u->sh.sign) != 0;
+    uint64_t l = p0 & ~u->sh.sign, h = l + u->chunk - 1;
+    uint64_t a = u->mlo[*neg] > 1 ? u->mlo[*neg] : 1;
+    uint64_t b = u->mhi[*neg] < u->sh.inf_mag - 1 ? u->mhi[*neg] : u->sh.inf_mag - 1;
+    l = l > a ? l : a;
+    h = h < b ? h : b;
+    if (!u->rok[*neg] || l > h)
+        return 0;
+    *lo = l;
+    *hi = h;
+    return h - l + 1;
 }
 
 /* How many inputs item has, without making them (the progress total of a shard). */
@@ -108,15 +121,9 @@ static uint64_t item_count(const struct ulp_run *u, uint64_t item)
         item_binade(u, item, &m);
         return m;
     }
-    /* a chunk lies within one sign (chunk divides 2^(bits-1)): an interval of magnitudes */
-    uint64_t p0 = item * u->chunk, sign = p0 & u->sh.sign;
-    int neg = sign != 0;
-    uint64_t lo = p0 & ~u->sh.sign, hi = lo + u->chunk - 1;
-    uint64_t a = u->mlo[neg] > 1 ? u->mlo[neg] : 1;
-    uint64_t b = u->mhi[neg] < u->sh.inf_mag - 1 ? u->mhi[neg] : u->sh.inf_mag - 1;
-    lo = lo > a ? lo : a;
-    hi = hi < b ? hi : b;
-    return u->rok[neg] && lo <= hi ? hi - lo + 1 : 0;
+    int neg;
+    uint64_t lo, hi;
+    return chunk_span(u, item, &neg, &lo, &hi);
 }
 
 /* The inputs of item into a->x; returns their number. */
@@ -125,9 +132,11 @@ static size_t item_inputs(struct ulp_run *u, uint64_t item, struct ulp_acc *a)
     const struct gs_ut_shape *s = &u->sh;
     size_t n = 0;
     if (u->exhaustive) {
-        for (uint64_t p = item * u->chunk; p < (item + 1) * u->chunk; p++)
-            if (swept(u, p))
-                a->x[n++] = p;
+        int neg;
+        uint64_t lo, hi;
+        n = (size_t)chunk_span(u, item, &neg, &lo, &hi);
+        for (size_t i = 0; i < n; i++)
+            a->x[i] = gs_ut_bits(s, neg, lo + i);
         return n;
     }
     if (item == 0) {
@@ -159,7 +168,7 @@ static int work(void *arg, unsigned t, uint64_t j)
         return 1;
     }
     size_t n = item_inputs(u, gs_shard_item(c->cfg, j), a);
-    if (gs_ut_eval(c, t, a->x, a->y, n, &a->f, &a->nomem) != 0) {
+    if (gs_ut_eval_bufs(c, t, &a->kb, a->x, a->y, n, &a->f, &a->nomem) != 0) {
         if (!a->nomem)
             atomic_store(&u->failed, 1);
         atomic_store(&u->stop, 1);

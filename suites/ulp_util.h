@@ -45,6 +45,17 @@ void gs_ut_internal(struct gs_ctx *c, const char *suite, uint64_t x, enum gelure
 int gs_ut_eval(const struct gs_ctx *c, unsigned t, const uint64_t *x, uint64_t *y, size_t n,
                struct gs_findings *f, int *nomem);
 
+/* A thread's kernel buffers (gs_buf_alloc), kept across calls: allocating, zeroing and
+ * freeing two buffers per batch costs page faults and, with several threads, unmaps that
+ * interrupt the other CPUs.  Zeroed by the caller; gs_ut_bufs_release frees them. */
+struct gs_ut_bufs {
+    unsigned char *xb, *yb;
+};
+void gs_ut_bufs_release(struct gs_ut_bufs *b);
+/* gs_ut_eval through b's buffers (allocated of GS_UT_BATCH elements on first use). */
+int gs_ut_eval_bufs(const struct gs_ctx *c, unsigned t, struct gs_ut_bufs *b, const uint64_t *x,
+                    uint64_t *y, size_t n, struct gs_findings *f, int *nomem);
+
 /* Measures output y for input x against the declared function, adds it to the statistics
  * that are not NULL (each s[i] for i < n_stats), judges it under c->pv and records a finding
  * of the judged kind into f ("what" starts its detail).  m gets the measurement.  Returns 0,
