@@ -184,9 +184,17 @@ int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_
     for (int i = 0; i < n_stats; i++)
         if (s[i])
             gs_errstat_add(s[i], m);
+    gs_ut_judge_meas(c, m, f, what);
+    return 0;
+}
+
+void gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,
+                      const char *what)
+{
+    uint64_t x = m->x, y = m->got;
     enum gs_kind k = gs_policy_judge(&c->pv, m);
     if (k == GS_K_NONE)
-        return 0;
+        return;
     struct gs_finding g;
     memset(&g, 0, sizeof g);
     g.kind = k;
@@ -204,7 +212,6 @@ int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_
         snprintf(g.detail, sizeof g.detail, "%s: ulp error %.4g, cr_distance %lld, abs error %.4g",
                  what, m->ulp, (long long)m->cr_distance, m->abs_err);
     gs_findings_add(f, &g);
-    return 0;
 }
 
 static double now_s(void)

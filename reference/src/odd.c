@@ -92,13 +92,20 @@ int gr_tiny_log2(enum geluref_dtype dt)
     return d->emin - d->prec + 1 - 1076;
 }
 
-enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out)
+/* The variant the CPU supports (chosen once per batch by geluref_eval_odd_n). */
+typedef enum gr_fx_kind (*gr_fast_fn)(enum geluref_func, double, int, struct gr_fx *);
+static gr_fast_fn gr_fast_variant(void)
 {
 #if defined(GR_HAVE_FMA_VARIANT)
     if (__builtin_cpu_supports("fma"))
-        return gr_fast_eval_fma(f, x, prec, out);
+        return gr_fast_eval_fma;
 #endif
-    return gr_fast_eval_generic(f, x, prec, out);
+    return gr_fast_eval_generic;
+}
+
+enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out)
+{
+    return gr_fast_variant()(f, x, prec, out);
 }
 
 /* ---- the fast path's decision ---- */
@@ -186,13 +193,13 @@ static void decide_cell(const struct gr_fx *fx, int prec, int *neg, u128 *c, int
 }
 
 /* The fast path; returns 0 with *o set, or -1 when the MPFR path must decide. */
-static int fast(enum geluref_func f, const struct geluref_dtype_info *d, enum geluref_dtype dt,
-                uint64_t x, struct geluref_odd *o)
+static int fast(gr_fast_fn eval, enum geluref_func f, const struct geluref_dtype_info *d,
+                enum geluref_dtype dt, uint64_t x, struct geluref_odd *o)
 {
-    int prec = d->prec + EXTRA_BITS, tiny = gr_tiny_log2(dt);
+    int prec = d->prec + EXTRA_BITS, tiny = d->emin - d->prec + 1 - 1076; /* gr_tiny_log2 */
     double xd = to_double(dt, x);
     struct gr_fx fx;
-    enum gr_fx_kind k = gr_fast_eval(f, xd, prec, &fx);
+    enum gr_fx_kind k = eval(f, xd, prec, &fx);
     if (k == GR_FX_NONE)
         return -1;
     o->prec = prec;
@@ -350,7 +357,7 @@ enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt,
         return st;
     }
     if (path == GELUREF_PATH_FAST && f != GELUREF_GELU_SCALED && mag != 0 && mag != inf) {
-        if (fast(f, d, dt, x, out) == 0) {
+        if (fast(gr_fast_variant(), f, d, dt, x, out) == 0) {
             if (stats) {
                 stats->calls++;
                 stats->fast++;
@@ -361,4 +368,46 @@ enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt,
             stats->fast_miss++;
     }
     return slow(f, d, dt, x, cfg, stats, out);
+}
+
+enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype dt,
+                                       const uint64_t *x, size_t n, enum geluref_path path,
+                                       const struct geluref_config *cfg,
+                                       struct geluref_stats *stats, struct geluref_odd *out,
+                                       size_t *failed)
+{
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    if (!d || !gr_fn_lookup(f)) {
+        if (failed)
+            *failed = 0;
+        return GELUREF_E_INVALID;
+    }
+    gr_fast_fn eval = gr_fast_variant();
+    uint64_t mask = d->bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << d->bits) - 1;
+    uint64_t inf = (((uint64_t)1 << d->exp_bits) - 1) << (d->prec - 1);
+    int try_fast = path == GELUREF_PATH_FAST && f != GELUREF_GELU_SCALED;
+    uint64_t n_fast = 0;
+    enum geluref_status st = GELUREF_OK;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t xi = x[i] & mask, mag = xi & (mask >> 1);
+        /* geluref_eval_odd for this input, its checks above made once: the fast path sets
+         * every field of out[i] when it decides; otherwise (and for NaN, +-inf, +-0 and
+         * gelu_scaled) geluref_eval_odd itself, which counts the miss and takes the MPFR
+         * path */
+        if (try_fast && mag != 0 && mag < inf && fast(eval, f, d, dt, xi, &out[i]) == 0) {
+            n_fast++;
+            continue;
+        }
+        st = geluref_eval_odd(f, dt, xi, path, cfg, stats, &out[i]);
+        if (st != GELUREF_OK)
+            break;
+    }
+    if (stats) { /* what each decided call adds (geluref_eval_odd) */
+        stats->calls += n_fast;
+        stats->fast += n_fast;
+    }
+    if (st != GELUREF_OK && failed)
+        *failed = i;
+    return st;
 }
