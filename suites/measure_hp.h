@@ -12,10 +12,12 @@ enum geluref_status gs_ref_eval_hp(struct gs_ref *r, enum geluref_func f,
                                    enum geluref_dtype dt, uint64_t x, mpfr_ptr out);
 
 /* gs_measure for x[i], y[i], i < n, into m[i] (the same measurements), the reference
- * evaluated by geluref_eval_odd_n in blocks.  Returns GELUREF_OK, or the first failing
- * input's status with *failed its index (m[j] for j before it are set). */
+ * evaluated by geluref_eval_odd_n in blocks.  rep (may be NULL) gets rep[i] = 1 where m[i]
+ * equals m[i-1] in every field but x (the same reference value and output: a run of a rule
+ * range), else 0.  Returns GELUREF_OK, or the first failing input's status with *failed its
+ * index (m[j] and rep[j] for j before it are set). */
 enum geluref_status gs_measure_n(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
                                  const uint64_t *x, const uint64_t *y, size_t n,
-                                 struct gs_meas *m, size_t *failed);
+                                 struct gs_meas *m, unsigned char *rep, size_t *failed);
 
 #endif

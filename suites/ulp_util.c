@@ -188,13 +188,13 @@ int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_
     return 0;
 }
 
-void gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,
-                      const char *what)
+int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,
+                     const char *what)
 {
     uint64_t x = m->x, y = m->got;
     enum gs_kind k = gs_policy_judge(&c->pv, m);
     if (k == GS_K_NONE)
-        return;
+        return 1;
     struct gs_finding g;
     memset(&g, 0, sizeof g);
     g.kind = k;
@@ -212,6 +212,7 @@ void gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs
         snprintf(g.detail, sizeof g.detail, "%s: ulp error %.4g, cr_distance %lld, abs error %.4g",
                  what, m->ulp, (long long)m->cr_distance, m->abs_err);
     gs_findings_add(f, &g);
+    return 0;
 }
 
 static double now_s(void)

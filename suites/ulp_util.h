@@ -62,10 +62,13 @@ int gs_ut_eval_bufs(const struct gs_ctx *c, unsigned t, struct gs_ut_bufs *b, co
  * or -1 when the reference failed (internal error recorded). */
 int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_errstat **s,
                 int n_stats, struct gs_findings *f, const char *what, struct gs_meas *m);
+/* gs_errstat_add (errstat.c) for a measurement equal to one already added to s but for a
+ * larger x (bits): it changes the counts only, never a maximum or its argument. */
+void gs_errstat_add_repeat(struct gs_errstat *s, const struct gs_meas *m);
 /* The judging half of gs_ut_judge: m judged under c->pv, a finding of the judged kind
- * recorded into f. */
-void gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,
-                      const char *what);
+ * recorded into f.  Returns 1 when m passed (no finding), else 0. */
+int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,
+                     const char *what);
 
 /* Progress: a shared counter of inputs done and, per thread, when it last reported. */
 struct gs_ut_progress {

@@ -193,13 +193,16 @@ static void decide_cell(const struct gr_fx *fx, int prec, int *neg, u128 *c, int
 }
 
 /* The fast path; returns 0 with *o set, or -1 when the MPFR path must decide. */
+/* *o depends on fx alone (x only through fx), which is what lets geluref_eval_odd_n copy
+ * the result of a run (gr_fx.run_lo).  fx_out (may be NULL) gets fx. */
 static int fast(gr_fast_fn eval, enum geluref_func f, const struct geluref_dtype_info *d,
-                enum geluref_dtype dt, uint64_t x, struct geluref_odd *o)
+                enum geluref_dtype dt, uint64_t x, struct geluref_odd *o, struct gr_fx *fx_out)
 {
     int prec = d->prec + EXTRA_BITS, tiny = d->emin - d->prec + 1 - 1076; /* gr_tiny_log2 */
     double xd = to_double(dt, x);
-    struct gr_fx fx;
-    enum gr_fx_kind k = eval(f, xd, prec, &fx);
+    struct gr_fx local, *fxp = fx_out ? fx_out : &local;
+    enum gr_fx_kind k = eval(f, xd, prec, fxp);
+    const struct gr_fx fx = *fxp;
     if (k == GR_FX_NONE)
         return -1;
     o->prec = prec;
@@ -357,7 +360,7 @@ enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt,
         return st;
     }
     if (path == GELUREF_PATH_FAST && f != GELUREF_GELU_SCALED && mag != 0 && mag != inf) {
-        if (fast(gr_fast_variant(), f, d, dt, x, out) == 0) {
+        if (fast(gr_fast_variant(), f, d, dt, x, out, NULL) == 0) {
             if (stats) {
                 stats->calls++;
                 stats->fast++;
@@ -388,6 +391,10 @@ enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype d
     int try_fast = path == GELUREF_PATH_FAST && f != GELUREF_GELU_SCALED;
     uint64_t n_fast = 0;
     enum geluref_status st = GELUREF_OK;
+    /* the last run (gr_fx.run_lo): the interval of x and the result every x in it gets */
+    double run_lo = 1, run_hi = 0;
+    struct geluref_odd run_out;
+    memset(&run_out, 0, sizeof run_out);
     size_t i;
     for (i = 0; i < n; i++) {
         uint64_t xi = x[i] & mask, mag = xi & (mask >> 1);
@@ -395,9 +402,21 @@ enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype d
          * every field of out[i] when it decides; otherwise (and for NaN, +-inf, +-0 and
          * gelu_scaled) geluref_eval_odd itself, which counts the miss and takes the MPFR
          * path */
-        if (try_fast && mag != 0 && mag < inf && fast(eval, f, d, dt, xi, &out[i]) == 0) {
-            n_fast++;
-            continue;
+        if (try_fast && mag != 0 && mag < inf) {
+            double xd = to_double(dt, xi);
+            if (run_lo < xd && xd < run_hi) { /* the rule's branch: its fx, so its result */
+                out[i] = run_out;
+                n_fast++;
+                continue;
+            }
+            struct gr_fx fx;
+            if (fast(eval, f, d, dt, xi, &out[i], &fx) == 0) {
+                n_fast++;
+                run_lo = fx.run_lo;
+                run_hi = fx.run_hi;
+                run_out = out[i];
+                continue;
+            }
         }
         st = geluref_eval_odd(f, dt, xi, path, cfg, stats, &out[i]);
         if (st != GELUREF_OK)
