@@ -42,9 +42,20 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* User + system CPU seconds of this process so far. */
+static double cpu_now(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec
+           + (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
 /* One measured configuration, reported by the child through a pipe. */
 struct figure {
     double wall_s;
+    double cpu_s;    /* user + system CPU seconds over the same span as wall_s, all threads:
+                        the machine's other jobs change the wall time much more than this */
     double rss_mib;
     uint64_t points, fast, fast_miss, ref_calls;
     int ok;
@@ -133,6 +144,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
         cfg.suites = 1u << GS_SUITE_ULP;
     }
     double t0 = now();
+    f->cpu_s = cpu_now();
     if (gs_ctx_init(&c, &cfg, &tg, msg, sizeof msg) != 0) {
         fprintf(stderr, "bench_sweep: %s\n", msg);
         return;
@@ -147,6 +159,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
             ko.y[t] = malloc(GS_UT_BATCH * sizeof(uint64_t));
         }
         t0 = now(); /* the kernel alone: without the context's set-up */
+        f->cpu_s = cpu_now();
         gs_parallel_for(nt, ((uint64_t)1 << 32) / GS_UT_BATCH, konly_item, &ko);
         f->points = ko.done[0] + ko.done[1];
         for (unsigned t = 0; t < nt; t++) {
@@ -156,6 +169,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
         }
     } else if (strcmp(what, "exhaustive") == 0 || strcmp(what, "f64") == 0) {
         t0 = now(); /* the suite alone, without the context's set-up (the thresholds) */
+        f->cpu_s = cpu_now();
         for (unsigned t = 0; t < nt; t++) { /* and count its reference values only */
             const struct geluref_stats *s = gs_ref_stats(c.ref[t]);
             f->fast -= s->fast;
@@ -178,6 +192,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
         json_decref(j);
     }
     f->wall_s = now() - t0;
+    f->cpu_s = cpu_now() - f->cpu_s; /* over the same span as wall_s */
     for (unsigned t = 0; t < nt; t++) {
         const struct geluref_stats *s = gs_ref_stats(c.ref[t]);
         f->fast += s->fast;
@@ -190,6 +205,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     f->rss_mib = (double)ru.ru_maxrss / 1024.0;
+
     f->ok = 1;
 }
 
@@ -225,8 +241,9 @@ static void print(const char *label, const struct figure *f)
         printf("%-34s failed (see stderr)\n", label);
         return;
     }
-    printf("%-34s %9.2f s %12" PRIu64 " inputs %8.1f Mi/s %8.1f MiB", label, f->wall_s,
-           f->points, (double)f->points / f->wall_s / 1e6, f->rss_mib);
+    printf("%-34s %9.2f s %12" PRIu64 " inputs %8.1f Mi/s %8.1f MiB  cpu %8.2f s %6.1f ns/input",
+           label, f->wall_s, f->points, (double)f->points / f->wall_s / 1e6, f->rss_mib,
+           f->cpu_s, f->points ? 1e9 * f->cpu_s / (double)f->points : 0.0);
     if (f->ref_calls)
         printf("  fallback %.2e", (double)f->fast_miss / (double)(f->fast + f->fast_miss + 1e-300));
     printf("\n");

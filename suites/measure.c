@@ -258,8 +258,11 @@ static inline void measure_odd(const struct geluref_odd *o, const struct geluref
     } else {
         int64_t py = pos_of(l, y);
         m->faithful = py == pos_of(l, o->rd) || py == pos_of(l, o->ru);
-        int64_t dd = py - pos_of(l, o->rn); /* positions fit in 63 bits: no overflow */
-        m->cr_distance = dd < 0 ? -dd : dd;
+        /* |py - pr| in unsigned arithmetic: binary64 positions of opposite signs are up to
+         * 2^64 - 2^53 apart, which int64_t cannot hold (clamped to INT64_MAX, "> 256") */
+        int64_t pr = pos_of(l, o->rn);
+        uint64_t dd = py >= pr ? (uint64_t)py - (uint64_t)pr : (uint64_t)pr - (uint64_t)py;
+        m->cr_distance = dd > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)dd;
     }
     if (y_nan || f_nan || y_inf || f_inf) {
         /* 0 for the same non-finite value (both NaN, the same infinity), else +inf */
