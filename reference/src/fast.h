@@ -46,6 +46,10 @@ struct gr_fx {
                               is the branch taken: every x in it gives this same gr_fx, so a
                               batch of consecutive inputs copies the result
                               (geluref_eval_odd_n); empty (run_lo >= run_hi) otherwise */
+    int run_cx;            /* 1: in (run_lo, run_hi) the rule is instead the cell next to
+                              x 2^run_k on the side run_dir (cell_k in fast_fn.c), a result
+                              that depends on x only through that */
+    int run_k, run_dir;
 };
 
 /* |f| below 2^tiny_log2(dtype) changes no measurement (geluref.h, GELUREF_ODD_TINY). */

@@ -76,6 +76,16 @@ static enum gr_fx_kind run_half(struct gr_fx *o, enum gr_fx_kind k, double x, do
     return x > 0 ? run(o, k, 0, a) : run(o, k, -a, 0);
 }
 
+/* cell_k(o, x, k, dir), the branch taken for every x in (lo, hi): see gr_fx.run_cx. */
+static enum gr_fx_kind run_x(struct gr_fx *o, double x, int k, int dir, double lo, double hi)
+{
+    enum gr_fx_kind r = run(o, cell_k(o, x, k, dir), lo, hi);
+    o->run_cx = 1;
+    o->run_k = k;
+    o->run_dir = dir;
+    return r;
+}
+
 static enum gr_fx_kind tiny(struct gr_fx *o, int sign)
 {
     o->m = dd_make(sign, 0);
@@ -145,9 +155,9 @@ static enum gr_fx_kind gelu(double x, struct gr_fx *o)
     if (x < -60)
         return run(o, tiny(o, -1), -INFINITY, -60);
     if (x > 40)
-        return cell(o, x, -1);
+        return run_x(o, x, 0, -1, 40, INFINITY);
     if (fabs(x) < near0(o))
-        return cell_k(o, x, -1, x > 0 ? 1 : -1);
+        return x > 0 ? run_x(o, x, -1, 1, 0, near0(o)) : run_x(o, x, -1, -1, -near0(o), 0);
     int64_t q;
     dd p = tail_prob(o, fabs(x), &q);
     if (x < 0) /* x Phi(x) = x g M(-x): one dd_mul_d more (2u^2) */
@@ -361,9 +371,9 @@ static enum gr_fx_kind approx_gelu(double x, int tanh_form, struct gr_fx *o)
     if (x < -lim)
         return run(o, tiny(o, -1), -INFINITY, -lim);
     if (x > lim)
-        return cell(o, x, -1);
+        return run_x(o, x, 0, -1, lim, INFINITY);
     if (fabs(x) < near0(o)) /* 0.5 x (1 + tanh(c x)), |tanh(c x)| < 0.86 |x| < 2^-prec */
-        return cell_k(o, x, -1, x > 0 ? 1 : -1);
+        return x > 0 ? run_x(o, x, -1, 1, 0, near0(o)) : run_x(o, x, -1, -1, -near0(o), 0);
     double ea, ew, ed;
     dd a = tanh_form ? tanh_arg(fabs(x), &ea) : sigmoid_arg(fabs(x), &ea);
     dd m;
@@ -436,6 +446,7 @@ enum gr_fx_kind GR_FAST_ENTRY(enum geluref_func f, double x, int prec, struct gr
     out->prec = prec;
     out->run_lo = 1; /* no run unless a rule sets one */
     out->run_hi = 0;
+    out->run_cx = 0;
     if (!isfinite(x) || x == 0)
         return GR_FX_NONE;
     switch (f) {

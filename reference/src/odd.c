@@ -193,6 +193,24 @@ static void decide_cell(const struct gr_fx *fx, int prec, int *neg, u128 *c, int
 }
 
 /* The fast path; returns 0 with *o set, or -1 when the MPFR path must decide. */
+/* The value C 2^Q decided (odd C of prec bits) into *o: TINY below 2^tiny, else rounded
+ * into the dtype; -1 beyond the largest binade (the MPFR path decides). */
+static int finish(const struct geluref_dtype_info *d, int prec, int tiny, int neg, u128 c,
+                  int64_t q, struct geluref_odd *o)
+{
+    if (q + prec <= tiny) {
+        set_tiny(d, neg, o);
+        return 0;
+    }
+    if (round_into(d, neg, c, q, &o->rn, &o->rd, &o->ru) != 0)
+        return -1;
+    o->kind = GELUREF_ODD_FINITE;
+    o->neg = neg;
+    set_sig(o, c);
+    o->exp = q;
+    return 0;
+}
+
 /* *o depends on fx alone (x only through fx), which is what lets geluref_eval_odd_n copy
  * the result of a run (gr_fx.run_lo).  fx_out (may be NULL) gets fx. */
 static int fast(gr_fast_fn eval, enum geluref_func f, const struct geluref_dtype_info *d,
@@ -225,17 +243,31 @@ static int fast(gr_fast_fn eval, enum geluref_func f, const struct geluref_dtype
         decide_cell(&fx, prec, &neg, &c, &q);
     else if (!decide(&fx, prec, &neg, &c, &q))
         return -1;
-    if (q + prec <= tiny) {
-        set_tiny(d, neg, o);
-        return 0;
-    }
-    if (round_into(d, neg, c, q, &o->rn, &o->rd, &o->ru) != 0)
-        return -1;
-    o->kind = GELUREF_ODD_FINITE;
-    o->neg = neg;
-    set_sig(o, c);
-    o->exp = q;
-    return 0;
+    return finish(d, prec, tiny, neg, c, q, o);
+}
+
+/* fast() for x in a run of the rule "the cell next to x 2^k on side dir" (gr_fx.run_cx), at
+ * prec <= 56 bits: fx as cell_k sets the fields decide_cell reads (cell_c = the fraction of x,
+ * e = its exponent + k, cell_dir = dir), and fast()'s test of the enclosure against 2^tiny is
+ * left out because it cannot hold: cell_k's err = |fr| 2^-(prec+4) is not below
+ * 2^-60 |m.hi| < 2^-60 |fr| (1 + 2^-41) unless prec >= 57.  The same result as fast(). */
+static int fast_cell_x(const struct geluref_dtype_info *d, double xd, int k, int dir,
+                       struct geluref_odd *o)
+{
+    int prec = d->prec + EXTRA_BITS, tiny = d->emin - d->prec + 1 - 1076;
+    struct gr_fx fx;
+    int ex = dd_frexp_exp(xd);
+    fx.cell_c = dd_ldexp(xd, -ex); /* exact, as in cell_k */
+    fx.cell_dir = dir;
+    fx.e = (int64_t)ex + k;
+    o->prec = prec;
+    o->exact = 0;
+    o->exp = 0;
+    int neg;
+    u128 c;
+    int64_t q;
+    decide_cell(&fx, prec, &neg, &c, &q);
+    return finish(d, prec, tiny, neg, c, q, o);
 }
 
 /* ---- the MPFR path ---- */
@@ -393,6 +425,7 @@ enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype d
     enum geluref_status st = GELUREF_OK;
     /* the last run (gr_fx.run_lo): the interval of x and the result every x in it gets */
     double run_lo = 1, run_hi = 0;
+    int run_cx = 0, run_k = 0, run_dir = 0, cx_ok = d->prec + EXTRA_BITS <= 56;
     struct geluref_odd run_out;
     memset(&run_out, 0, sizeof run_out);
     size_t i;
@@ -405,15 +438,26 @@ enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype d
         if (try_fast && mag != 0 && mag < inf) {
             double xd = to_double(dt, xi);
             if (run_lo < xd && xd < run_hi) { /* the rule's branch: its fx, so its result */
-                out[i] = run_out;
-                n_fast++;
-                continue;
+                if (!run_cx) {
+                    out[i] = run_out;
+                    n_fast++;
+                    continue;
+                }
+                if (fast_cell_x(d, xd, run_k, run_dir, &out[i]) == 0) {
+                    n_fast++;
+                    continue;
+                }
             }
             struct gr_fx fx;
             if (fast(eval, f, d, dt, xi, &out[i], &fx) == 0) {
                 n_fast++;
                 run_lo = fx.run_lo;
                 run_hi = fx.run_hi;
+                run_cx = fx.run_cx;
+                run_k = fx.run_k;
+                run_dir = fx.run_dir;
+                if (run_cx && !cx_ok) /* fast_cell_x serves prec <= 56 only */
+                    run_lo = 1, run_hi = 0;
                 run_out = out[i];
                 continue;
             }
