@@ -42,9 +42,20 @@ static double now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* User + system CPU seconds of this process so far. */
+static double cpu_now(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec
+           + (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+}
+
 /* One measured configuration, reported by the child through a pipe. */
 struct figure {
     double wall_s;
+    double cpu_s;    /* user + system CPU seconds over the same span as wall_s, all threads:
+                        the machine's other jobs change the wall time much more than this */
     double rss_mib;
     uint64_t points, fast, fast_miss, ref_calls;
     int ok;
@@ -79,20 +90,28 @@ struct konly {
     struct gs_ctx *c;
     struct gs_ut_shape sh;
     uint64_t *x[2], *y[2];
+    struct gs_ut_bufs kb[2]; /* as the ulp suite keeps them */
+    int rok[2];              /* per sign: the magnitudes in --range (gs_ut_mag_range) */
+    uint64_t mlo[2], mhi[2];
     uint64_t done[2];
 };
 
 static int konly_item(void *arg, unsigned t, uint64_t item)
 {
     struct konly *k = arg;
+    /* the chunk's inputs as ulp.c's chunk_span makes them: one interval of magnitudes */
+    uint64_t p0 = item * GS_UT_BATCH, sign = p0 & k->sh.sign;
+    int neg = sign != 0;
+    uint64_t lo = p0 & ~k->sh.sign, hi = lo + GS_UT_BATCH - 1;
+    uint64_t a = k->mlo[neg] > 1 ? k->mlo[neg] : 1;
+    uint64_t b = k->mhi[neg] < k->sh.inf_mag - 1 ? k->mhi[neg] : k->sh.inf_mag - 1;
+    lo = lo > a ? lo : a;
+    hi = hi < b ? hi : b;
     size_t n = 0;
-    for (uint64_t p = item * GS_UT_BATCH; p < (item + 1) * GS_UT_BATCH; p++) {
-        uint64_t mag = p & ~k->sh.sign;
-        if (mag != 0 && mag < k->sh.inf_mag && gs_ut_in_range(k->c, p))
-            k->x[t][n++] = p;
-    }
+    for (uint64_t m = lo; k->rok[neg] && m <= hi; m++)
+        k->x[t][n++] = sign | m;
     int nomem = 0;
-    if (gs_ut_eval(k->c, t, k->x[t], k->y[t], n, NULL, &nomem) != 0)
+    if (gs_ut_eval_bufs(k->c, t, &k->kb[t], k->x[t], k->y[t], n, NULL, &nomem) != 0)
         return 1;
     k->done[t] += n;
     return 0;
@@ -125,6 +144,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
         cfg.suites = 1u << GS_SUITE_ULP;
     }
     double t0 = now();
+    f->cpu_s = cpu_now();
     if (gs_ctx_init(&c, &cfg, &tg, msg, sizeof msg) != 0) {
         fprintf(stderr, "bench_sweep: %s\n", msg);
         return;
@@ -132,19 +152,24 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
     if (konly) {
         struct konly ko = { .c = &c };
         gs_ut_shape_of(c.dt, &ko.sh);
+        for (int neg = 0; neg < 2; neg++)
+            ko.rok[neg] = gs_ut_mag_range(&c, &ko.sh, neg, &ko.mlo[neg], &ko.mhi[neg]);
         for (unsigned t = 0; t < nt; t++) {
             ko.x[t] = malloc(GS_UT_BATCH * sizeof(uint64_t));
             ko.y[t] = malloc(GS_UT_BATCH * sizeof(uint64_t));
         }
         t0 = now(); /* the kernel alone: without the context's set-up */
+        f->cpu_s = cpu_now();
         gs_parallel_for(nt, ((uint64_t)1 << 32) / GS_UT_BATCH, konly_item, &ko);
         f->points = ko.done[0] + ko.done[1];
         for (unsigned t = 0; t < nt; t++) {
             free(ko.x[t]);
             free(ko.y[t]);
+            gs_ut_bufs_release(&ko.kb[t]);
         }
     } else if (strcmp(what, "exhaustive") == 0 || strcmp(what, "f64") == 0) {
         t0 = now(); /* the suite alone, without the context's set-up (the thresholds) */
+        f->cpu_s = cpu_now();
         for (unsigned t = 0; t < nt; t++) { /* and count its reference values only */
             const struct geluref_stats *s = gs_ref_stats(c.ref[t]);
             f->fast -= s->fast;
@@ -167,6 +192,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
         json_decref(j);
     }
     f->wall_s = now() - t0;
+    f->cpu_s = cpu_now() - f->cpu_s; /* over the same span as wall_s */
     for (unsigned t = 0; t < nt; t++) {
         const struct geluref_stats *s = gs_ref_stats(c.ref[t]);
         f->fast += s->fast;
@@ -179,6 +205,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     f->rss_mib = (double)ru.ru_maxrss / 1024.0;
+
     f->ok = 1;
 }
 
@@ -214,8 +241,9 @@ static void print(const char *label, const struct figure *f)
         printf("%-34s failed (see stderr)\n", label);
         return;
     }
-    printf("%-34s %9.2f s %12" PRIu64 " inputs %8.1f Mi/s %8.1f MiB", label, f->wall_s,
-           f->points, (double)f->points / f->wall_s / 1e6, f->rss_mib);
+    printf("%-34s %9.2f s %12" PRIu64 " inputs %8.1f Mi/s %8.1f MiB  cpu %8.2f s %6.1f ns/input",
+           label, f->wall_s, f->points, (double)f->points / f->wall_s / 1e6, f->rss_mib,
+           f->cpu_s, f->points ? 1e9 * f->cpu_s / (double)f->points : 0.0);
     if (f->ref_calls)
         printf("  fallback %.2e", (double)f->fast_miss / (double)(f->fast + f->fast_miss + 1e-300));
     printf("\n");

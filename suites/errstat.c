@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "suites.h"
+#include "ulp_util.h" /* gs_errstat_add_repeat */
 
 /* Upper ends of the histogram buckets "0", "1", "2", "3-4", "5-16", "17-256"; above: ">256";
  * a NaN on either side: "nan". */
@@ -80,6 +80,20 @@ void gs_errstat_add(struct gs_errstat *s, const struct gs_meas *m)
         return;
     }
     add_max(s, m->ulp, m->abs_err, m->rel_err, m->x, m->got, m->want);
+}
+
+void gs_errstat_add_repeat(struct gs_errstat *s, const struct gs_meas *m)
+{
+    /* gs_errstat_add without add_max: m's errors equal those of a measurement already added
+     * to s at a smaller x, which add_max keeps ahead of m (equal values: the smaller x wins) */
+    int f_finite = m->want_class != GS_WANT_INF && m->want_class != GS_WANT_NAN;
+    int got_nonfinite = m->defect == GS_K_NAN_OUTPUT || m->defect == GS_K_INF_OUTPUT;
+    s->points++;
+    s->cr += m->cr != 0;
+    s->faithful += m->faithful != 0;
+    s->hist[hist_index(m->cr_distance)]++;
+    if (f_finite && got_nonfinite)
+        s->nonfinite++;
 }
 
 void gs_errstat_merge(struct gs_errstat *into, const struct gs_errstat *from)

@@ -19,6 +19,7 @@
  * f16/bf16 input and random f32/f64, and the errors against an MPFR computation. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "measure_hp.h"
 
@@ -94,17 +95,6 @@ enum geluref_status gs_ref_eval(struct gs_ref *r, enum geluref_func f, enum gelu
     return eval_v(r, f, dt, x & width_mask(dt), out);
 }
 
-static int want_class(enum geluref_dtype dt, uint64_t w)
-{
-    if (gs_is_nan(dt, w))
-        return GS_WANT_NAN;
-    if (gs_is_inf(dt, w))
-        return GS_WANT_INF;
-    if (gs_is_zero(dt, w))
-        return GS_WANT_ZERO;
-    return gs_is_subnormal(dt, w) ? GS_WANT_SUBNORMAL : GS_WANT_NORMAL;
-}
-
 /* x 2^k as ldexp gives it: one multiplication by an exact power of two when 2^k is a normal
  * double (correctly rounded, as ldexp is), else ldexp itself. */
 static double pow2_scale(double x, int64_t k)
@@ -123,7 +113,13 @@ static double pow2_scale(double x, int64_t k)
 static double scaled_diff(double y, double ch, double cl, int64_t q, int64_t k)
 {
     double ys = pow2_scale(y, -k);
-    double a = pow2_scale(ch, q - k), b = pow2_scale(cl, q - k);
+    double a = pow2_scale(ch, q - k);
+    /* cl = 0 (p + 16 <= 53: every dtype but binary64): with b = 0 below, t is the exact
+     * error of s = RN(ys - a), so s + t = ys - a exactly and RN(s + t) = s: the result is
+     * |s|, computed here without the two_sum */
+    if (cl == 0)
+        return fabs(ys - a);
+    double b = pow2_scale(cl, q - k);
     double s = ys - a;               /* two_sum(ys, -a) */
     double bb = s - ys;
     double t = (ys - (s - bb)) + (-a - bb);
@@ -196,6 +192,88 @@ static enum gs_kind defect(enum geluref_dtype dt, const struct gs_meas *m, int f
     return GS_K_ULP_EXCEEDED;
 }
 
+/* The bit layout of a dtype, for the inline tests below (the same answers as bits.c's). */
+struct lay {
+    uint64_t width, sign, exp_mask; /* storage bits, sign bit, exponent field in place */
+};
+
+static struct lay lay_of(const struct geluref_dtype_info *d)
+{
+    struct lay l;
+    l.width = d->bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << d->bits) - 1;
+    l.sign = (uint64_t)1 << (d->bits - 1);
+    l.exp_mask = (((uint64_t)1 << d->exp_bits) - 1) << (d->prec - 1);
+    return l;
+}
+
+/* Magnitudes above the exponent field's pattern are NaN, equal to it infinite. */
+static inline uint64_t mag_of(const struct lay *l, uint64_t b) { return b & (l->sign - 1); }
+static inline int64_t pos_of(const struct lay *l, uint64_t b)
+{
+    int64_t m = (int64_t)mag_of(l, b);
+    return (b & l->sign) ? -m : m;
+}
+
+static inline int class_of(const struct lay *l, uint64_t w)
+{
+    uint64_t m = mag_of(l, w);
+    if (m > l->exp_mask)
+        return GS_WANT_NAN;
+    if (m == l->exp_mask)
+        return GS_WANT_INF;
+    if (m == 0)
+        return GS_WANT_ZERO;
+    return (m & l->exp_mask) == 0 ? GS_WANT_SUBNORMAL : GS_WANT_NORMAL;
+}
+
+static inline double value_of(enum geluref_dtype dt, uint64_t y)
+{
+    if (dt == GELUREF_F32) { /* gs_to_double's case, inline */
+        uint32_t u = (uint32_t)y;
+        float v;
+        memcpy(&v, &u, sizeof v);
+        return (double)v;
+    }
+    return gs_to_double(dt, y);
+}
+
+/* The measurement of output y (masked) for input x (masked) against f(x) = o. */
+static inline void measure_odd(const struct geluref_odd *o, const struct geluref_dtype_info *d,
+                               const struct lay *l, enum geluref_dtype dt, uint64_t x,
+                               uint64_t y, struct gs_meas *m)
+{
+    uint64_t ymag = mag_of(l, y);
+    int y_nan = ymag > l->exp_mask, y_inf = ymag == l->exp_mask;
+    int f_nan = o->kind == GELUREF_ODD_NAN, f_inf = !f_nan && o->kind == GELUREF_ODD_INF;
+    int f_sign = !f_nan && o->neg;
+    m->x = x;
+    m->got = y;
+    m->want = o->rn;
+    m->want_class = class_of(l, o->rn);
+    m->cr = y == o->rn || (y_nan && f_nan);
+    m->exact = o->rd == o->ru;
+    if (y_nan || f_nan) {
+        m->faithful = y_nan && f_nan;
+        m->cr_distance = -1;
+    } else {
+        int64_t py = pos_of(l, y);
+        m->faithful = py == pos_of(l, o->rd) || py == pos_of(l, o->ru);
+        /* |py - pr| in unsigned arithmetic: binary64 positions of opposite signs are up to
+         * 2^64 - 2^53 apart, which int64_t cannot hold (clamped to INT64_MAX, "> 256") */
+        int64_t pr = pos_of(l, o->rn);
+        uint64_t dd = py >= pr ? (uint64_t)py - (uint64_t)pr : (uint64_t)pr - (uint64_t)py;
+        m->cr_distance = dd > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)dd;
+    }
+    if (y_nan || f_nan || y_inf || f_inf) {
+        /* 0 for the same non-finite value (both NaN, the same infinity), else +inf */
+        int same = (y_nan && f_nan) || (y_inf && f_inf && ((y & l->sign) != 0) == f_sign);
+        m->ulp = m->abs_err = m->rel_err = same ? 0.0 : INFINITY;
+    } else {
+        errors(o, d, value_of(dt, y), m);
+    }
+    m->defect = defect(dt, m, f_nan, f_inf, f_sign);
+}
+
 enum geluref_status gs_measure(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
                                uint64_t x, uint64_t y, struct gs_meas *m)
 {
@@ -203,37 +281,64 @@ enum geluref_status gs_measure(struct gs_ref *r, enum geluref_func f, enum gelur
     struct gs_refval rv;
     if (d == NULL)
         return GELUREF_E_INVALID;
-    y &= width_mask(dt);
-    enum geluref_status st = eval_v(r, f, dt, x & width_mask(dt), &rv);
+    struct lay l = lay_of(d);
+    enum geluref_status st = eval_v(r, f, dt, x & l.width, &rv);
     if (st != GELUREF_OK)
         return st;
-    const struct geluref_odd *o = &r->odd;
-    int y_nan = gs_is_nan(dt, y), y_inf = gs_is_inf(dt, y);
-    int f_nan = rv.nan, f_inf = !f_nan && o->kind == GELUREF_ODD_INF;
-    int f_sign = !f_nan && o->neg;
-    m->x = rv.x;
-    m->got = y;
-    m->want = rv.rn;
-    m->want_class = want_class(dt, rv.rn);
-    m->cr = y == rv.rn || (y_nan && f_nan);
-    m->exact = rv.exact;
-    if (y_nan || f_nan) {
-        m->faithful = y_nan && f_nan;
-        m->cr_distance = -1;
-    } else {
-        int64_t py = gs_pos(dt, y);
-        m->faithful = py == gs_pos(dt, rv.rd) || py == gs_pos(dt, rv.ru);
-        int64_t dd = py - gs_pos(dt, rv.rn); /* positions fit in 63 bits: no overflow */
-        m->cr_distance = dd < 0 ? -dd : dd;
+    measure_odd(&r->odd, d, &l, dt, x & l.width, y & l.width, m);
+    return GELUREF_OK;
+}
+
+/* Reference values per geluref_eval_odd_n call: small enough to stay in the L1 cache. */
+#define MEASURE_BLOCK 128
+
+/* Whether two reference values are the same in every field measure_odd reads. */
+static inline int same_odd(const struct geluref_odd *a, const struct geluref_odd *b)
+{
+    return a->kind == b->kind && a->neg == b->neg && a->sig_hi == b->sig_hi &&
+           a->sig_lo == b->sig_lo && a->exp == b->exp && a->prec == b->prec &&
+           a->exact == b->exact && a->rn == b->rn && a->rd == b->rd && a->ru == b->ru;
+}
+
+enum geluref_status gs_measure_n(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
+                                 const uint64_t *x, const uint64_t *y, size_t n,
+                                 struct gs_meas *m, unsigned char *rep, size_t *failed)
+{
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    if (d == NULL) {
+        *failed = 0;
+        return GELUREF_E_INVALID;
     }
-    if (y_nan || f_nan || y_inf || f_inf) {
-        /* 0 for the same non-finite value (both NaN, the same infinity), else +inf */
-        int same = (y_nan && f_nan) || (y_inf && f_inf && gs_sign(dt, y) == f_sign);
-        m->ulp = m->abs_err = m->rel_err = same ? 0.0 : INFINITY;
-    } else {
-        errors(o, d, gs_to_double(dt, y), m);
+    struct lay l = lay_of(d);
+    struct geluref_odd o[MEASURE_BLOCK];
+    uint64_t xb[MEASURE_BLOCK];
+    for (size_t i = 0; i < n; i += MEASURE_BLOCK) {
+        size_t k = n - i < MEASURE_BLOCK ? n - i : MEASURE_BLOCK, bad = 0;
+        for (size_t j = 0; j < k; j++)
+            xb[j] = x[i + j] & l.width;
+        enum geluref_status st =
+            geluref_eval_odd_n(f, dt, xb, k, r->path, &r->cfg, &r->stats, o, &bad);
+        for (size_t j = 0; j < (st == GELUREF_OK ? k : bad); j++) {
+            uint64_t yj = y[i + j] & l.width;
+            /* measure_odd reads x only into m->x: the same value and output measure the
+             * same */
+            int same = i + j > 0 && yj == m[i + j - 1].got &&
+                       same_odd(&o[j], j > 0 ? &o[j - 1] : &r->odd);
+            if (same) {
+                m[i + j] = m[i + j - 1];
+                m[i + j].x = xb[j];
+            } else {
+                measure_odd(&o[j], d, &l, dt, xb[j], yj, &m[i + j]);
+            }
+            if (rep)
+                rep[i + j] = (unsigned char)same;
+        }
+        if (st != GELUREF_OK) {
+            *failed = i + bad;
+            return st;
+        }
+        r->odd = o[k - 1]; /* the last evaluation's value, as gs_measure leaves it */
     }
-    m->defect = defect(dt, m, f_nan, f_inf, f_sign);
     return GELUREF_OK;
 }
 

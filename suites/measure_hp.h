@@ -1,4 +1,5 @@
-/* measure_hp.h: private to measure.c and targets.c (not part of the suites.h contract). */
+/* measure_hp.h: private to measure.c, targets.c and the ulp suite (not part of the suites.h
+ * contract). */
 #ifndef GELUCHECK_MEASURE_HP_H
 #define GELUCHECK_MEASURE_HP_H
 
@@ -9,5 +10,14 @@
  * inputs where the dtype's rounding is flat (the search for a minimum in targets.c). */
 enum geluref_status gs_ref_eval_hp(struct gs_ref *r, enum geluref_func f,
                                    enum geluref_dtype dt, uint64_t x, mpfr_ptr out);
+
+/* gs_measure for x[i], y[i], i < n, into m[i] (the same measurements), the reference
+ * evaluated by geluref_eval_odd_n in blocks.  rep (may be NULL) gets rep[i] = 1 where m[i]
+ * equals m[i-1] in every field but x (the same reference value and output: a run of a rule
+ * range), else 0.  Returns GELUREF_OK, or the first failing input's status with *failed its
+ * index (m[j] and rep[j] for j before it are set). */
+enum geluref_status gs_measure_n(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
+                                 const uint64_t *x, const uint64_t *y, size_t n,
+                                 struct gs_meas *m, unsigned char *rep, size_t *failed);
 
 #endif

@@ -17,6 +17,7 @@ struct ulp_acc {
     uint64_t points;
     int nomem;
     uint64_t *x, *y;                         /* GS_UT_BATCH inputs and outputs */
+    struct gs_ut_bufs kb;                    /* the kernel's buffers, kept across items */
 };
 
 /* A binade of the stratified sample: magnitudes [lo, hi] of one sign, count random inputs,

@@ -84,6 +84,77 @@ void gs_ut_internal(struct gs_ctx *c, const char *suite, uint64_t x, enum gelure
     pthread_mutex_unlock(&internal_lock);
 }
 
+void gs_ut_bufs_release(struct gs_ut_bufs *b)
+{
+    gs_buf_free(b->xb);
+    gs_buf_free(b->yb);
+    b->xb = b->yb = NULL;
+}
+
+/* x[0..m-1] into the kernel's buffer as dtype elements, and back: one loop per element
+ * size (the compiler vectorises them), the same bits as gs_store and gs_load. */
+static void store_batch(size_t elem, unsigned char *xb, const uint64_t *x, size_t m)
+{
+    if (elem == 4) {
+        uint32_t *d = (uint32_t *)(void *)xb; /* 64-byte aligned (gs_buf_alloc) */
+        for (size_t j = 0; j < m; j++)
+            d[j] = (uint32_t)x[j];
+    } else if (elem == 2) {
+        uint16_t *d = (uint16_t *)(void *)xb;
+        for (size_t j = 0; j < m; j++)
+            d[j] = (uint16_t)x[j];
+    } else {
+        memcpy(xb, x, m * sizeof *x);
+    }
+}
+
+static void load_batch(size_t elem, const unsigned char *yb, uint64_t *y, size_t m)
+{
+    if (elem == 4) {
+        const uint32_t *s = (const uint32_t *)(const void *)yb;
+        for (size_t j = 0; j < m; j++)
+            y[j] = s[j];
+    } else if (elem == 2) {
+        const uint16_t *s = (const uint16_t *)(const void *)yb;
+        for (size_t j = 0; j < m; j++)
+            y[j] = s[j];
+    } else {
+        memcpy(y, yb, m * sizeof *y);
+    }
+}
+
+/* x[0..n-1] through the kernel in batches of at most cap elements via xb and yb. */
+static int eval_via(const struct gs_ctx *c, unsigned t, unsigned char *xb, unsigned char *yb,
+                    size_t cap, const uint64_t *x, uint64_t *y, size_t n, struct gs_findings *f)
+{
+    for (size_t i = 0; i < n; i += cap) {
+        size_t m = n - i < cap ? n - i : cap;
+        store_batch(c->elem, xb, x + i, m);
+        if (gs_kernel_eval(c, t, xb, yb, m, f) != GC_OK)
+            return -1;
+        load_batch(c->elem, yb, y + i, m);
+    }
+    return 0;
+}
+
+int gs_ut_eval_bufs(const struct gs_ctx *c, unsigned t, struct gs_ut_bufs *b, const uint64_t *x,
+                    uint64_t *y, size_t n, struct gs_findings *f, int *nomem)
+{
+    if (n == 0)
+        return 0;
+    if (!b->xb || !b->yb) {
+        gs_ut_bufs_release(b);
+        b->xb = gs_buf_alloc(GS_UT_BATCH * c->elem);
+        b->yb = gs_buf_alloc(GS_UT_BATCH * c->elem);
+        if (!b->xb || !b->yb) {
+            gs_ut_bufs_release(b);
+            *nomem = 1;
+            return -1;
+        }
+    }
+    return eval_via(c, t, b->xb, b->yb, GS_UT_BATCH, x, y, n, f);
+}
+
 int gs_ut_eval(const struct gs_ctx *c, unsigned t, const uint64_t *x, uint64_t *y, size_t n,
                struct gs_findings *f, int *nomem)
 {
@@ -92,22 +163,11 @@ int gs_ut_eval(const struct gs_ctx *c, unsigned t, const uint64_t *x, uint64_t *
         return 0;
     /* gs_buf_alloc: aligned, with slack for a kernel that writes out of bounds */
     unsigned char *xb = gs_buf_alloc(cap * c->elem), *yb = gs_buf_alloc(cap * c->elem);
-    int rc = 0;
-    if (!xb || !yb) {
+    int rc = -1;
+    if (!xb || !yb)
         *nomem = 1;
-        rc = -1;
-    }
-    for (size_t i = 0; rc == 0 && i < n; i += cap) {
-        size_t m = n - i < cap ? n - i : cap;
-        for (size_t j = 0; j < m; j++)
-            gs_store(c->dt, xb, j, x[i + j]);
-        if (gs_kernel_eval(c, t, xb, yb, m, f) != GC_OK) {
-            rc = -1;
-            break;
-        }
-        for (size_t j = 0; j < m; j++)
-            y[i + j] = gs_load(c->dt, yb, j);
-    }
+    else
+        rc = eval_via(c, t, xb, yb, cap, x, y, n, f);
     gs_buf_free(xb);
     gs_buf_free(yb);
     return rc;
@@ -124,9 +184,17 @@ int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_
     for (int i = 0; i < n_stats; i++)
         if (s[i])
             gs_errstat_add(s[i], m);
+    gs_ut_judge_meas(c, m, f, what);
+    return 0;
+}
+
+int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,
+                     const char *what)
+{
+    uint64_t x = m->x, y = m->got;
     enum gs_kind k = gs_policy_judge(&c->pv, m);
     if (k == GS_K_NONE)
-        return 0;
+        return 1;
     struct gs_finding g;
     memset(&g, 0, sizeof g);
     g.kind = k;

@@ -45,12 +45,30 @@ void gs_ut_internal(struct gs_ctx *c, const char *suite, uint64_t x, enum gelure
 int gs_ut_eval(const struct gs_ctx *c, unsigned t, const uint64_t *x, uint64_t *y, size_t n,
                struct gs_findings *f, int *nomem);
 
+/* A thread's kernel buffers (gs_buf_alloc), kept across calls: allocating, zeroing and
+ * freeing two buffers per batch costs page faults and, with several threads, unmaps that
+ * interrupt the other CPUs.  Zeroed by the caller; gs_ut_bufs_release frees them. */
+struct gs_ut_bufs {
+    unsigned char *xb, *yb;
+};
+void gs_ut_bufs_release(struct gs_ut_bufs *b);
+/* gs_ut_eval through b's buffers (allocated of GS_UT_BATCH elements on first use). */
+int gs_ut_eval_bufs(const struct gs_ctx *c, unsigned t, struct gs_ut_bufs *b, const uint64_t *x,
+                    uint64_t *y, size_t n, struct gs_findings *f, int *nomem);
+
 /* Measures output y for input x against the declared function, adds it to the statistics
  * that are not NULL (each s[i] for i < n_stats), judges it under c->pv and records a finding
  * of the judged kind into f ("what" starts its detail).  m gets the measurement.  Returns 0,
  * or -1 when the reference failed (internal error recorded). */
 int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_errstat **s,
                 int n_stats, struct gs_findings *f, const char *what, struct gs_meas *m);
+/* gs_errstat_add (errstat.c) for a measurement equal to one already added to s but for a
+ * larger x (bits): it changes the counts only, never a maximum or its argument. */
+void gs_errstat_add_repeat(struct gs_errstat *s, const struct gs_meas *m);
+/* The judging half of gs_ut_judge: m judged under c->pv, a finding of the judged kind
+ * recorded into f.  Returns 1 when m passed (no finding), else 0. */
+int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,
+                     const char *what);
 
 /* Progress: a shared counter of inputs done and, per thread, when it last reported. */
 struct gs_ut_progress {

@@ -190,6 +190,16 @@ GELUREF_API enum geluref_status geluref_eval_odd(enum geluref_func f, enum gelur
                                                  const struct geluref_config *cfg,
                                                  struct geluref_stats *stats,
                                                  struct geluref_odd *out);
+/* appended after 0.2.0: the same for x[0..n-1] into out[0..n-1], as n calls of
+ * geluref_eval_odd() give them, with the per-call set-up done once (a sweep's batches).
+ * Returns GELUREF_OK, or the first failing input's status with *failed (may be NULL) its
+ * index; out[i] for i before it are set, the rest unspecified. */
+GELUREF_API enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype dt,
+                                                   const uint64_t *x, size_t n,
+                                                   enum geluref_path path,
+                                                   const struct geluref_config *cfg,
+                                                   struct geluref_stats *stats,
+                                                   struct geluref_odd *out, size_t *failed);
 
 /* ---- dtype values ---- */
 /* Sets v (any precision >= the dtype's) to the exact value of bits; NaN for NaN. */

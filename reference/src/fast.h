@@ -41,6 +41,15 @@ struct gr_fx {
     double cell_c; /* GR_FX_CELL: f(x) lies in the open cell next to cell_c 2^e (cell_c in */
     int cell_dir;  /* +-[1/2, 1), a p-bit number): away from 0 (cell_dir = +1) or toward 0
                       (-1) */
+    double run_lo, run_hi; /* a rule whose result does not depend on x (a TINY, or the cell
+                              next to a constant) sets the open interval of x where that rule
+                              is the branch taken: every x in it gives this same gr_fx, so a
+                              batch of consecutive inputs copies the result
+                              (geluref_eval_odd_n); empty (run_lo >= run_hi) otherwise */
+    int run_cx;            /* 1: in (run_lo, run_hi) the rule is instead the cell next to
+                              x 2^run_k on the side run_dir (cell_k in fast_fn.c), a result
+                              that depends on x only through that */
+    int run_k, run_dir;
 };
 
 /* |f| below 2^tiny_log2(dtype) changes no measurement (geluref.h, GELUREF_ODD_TINY). */

@@ -60,6 +60,32 @@ static enum gr_fx_kind cell_k(struct gr_fx *o, double c, int k, int dir)
 
 static enum gr_fx_kind cell(struct gr_fx *o, double c, int dir) { return cell_k(o, c, 0, dir); }
 
+/* The rule just applied (kind k) is the branch taken for every x in (lo, hi) and its result
+ * does not depend on x there: see gr_fx.run_lo.  The intervals below are the branches'
+ * conditions, which are disjoint from the earlier branches of each function. */
+static enum gr_fx_kind run(struct gr_fx *o, enum gr_fx_kind k, double lo, double hi)
+{
+    o->run_lo = lo;
+    o->run_hi = hi;
+    return k;
+}
+
+/* The x > 0 or x < 0 half of (-a, a) holding x. */
+static enum gr_fx_kind run_half(struct gr_fx *o, enum gr_fx_kind k, double x, double a)
+{
+    return x > 0 ? run(o, k, 0, a) : run(o, k, -a, 0);
+}
+
+/* cell_k(o, x, k, dir), the branch taken for every x in (lo, hi): see gr_fx.run_cx. */
+static enum gr_fx_kind run_x(struct gr_fx *o, double x, int k, int dir, double lo, double hi)
+{
+    enum gr_fx_kind r = run(o, cell_k(o, x, k, dir), lo, hi);
+    o->run_cx = 1;
+    o->run_k = k;
+    o->run_dir = dir;
+    return r;
+}
+
 static enum gr_fx_kind tiny(struct gr_fx *o, int sign)
 {
     o->m = dd_make(sign, 0);
@@ -127,11 +153,11 @@ static int one_minus(const struct gr_fx *o, dd a, int64_t q, double ea, dd *r, d
 static enum gr_fx_kind gelu(double x, struct gr_fx *o)
 {
     if (x < -60)
-        return tiny(o, -1);
+        return run(o, tiny(o, -1), -INFINITY, -60);
     if (x > 40)
-        return cell(o, x, -1);
+        return run_x(o, x, 0, -1, 40, INFINITY);
     if (fabs(x) < near0(o))
-        return cell_k(o, x, -1, x > 0 ? 1 : -1);
+        return x > 0 ? run_x(o, x, -1, 1, 0, near0(o)) : run_x(o, x, -1, -1, -near0(o), 0);
     int64_t q;
     dd p = tail_prob(o, fabs(x), &q);
     if (x < 0) /* x Phi(x) = x g M(-x): one dd_mul_d more (2u^2) */
@@ -147,11 +173,11 @@ static enum gr_fx_kind gelu(double x, struct gr_fx *o)
 static enum gr_fx_kind normcdf(double x, struct gr_fx *o)
 {
     if (x < -60)
-        return tiny(o, 1);
+        return run(o, tiny(o, 1), -INFINITY, -60);
     if (x > 40)
-        return cell(o, 1.0, -1);
+        return run(o, cell(o, 1.0, -1), 40, INFINITY);
     if (fabs(x) < near0(o))
-        return cell(o, 0.5, x > 0 ? 1 : -1);
+        return run_half(o, cell(o, 0.5, x > 0 ? 1 : -1), x, near0(o));
     int64_t q;
     dd p = tail_prob(o, fabs(x), &q);
     if (x < 0)
@@ -167,7 +193,7 @@ static enum gr_fx_kind normcdf(double x, struct gr_fx *o)
 static enum gr_fx_kind normpdf(double x, struct gr_fx *o)
 {
     if (fabs(x) > 60)
-        return tiny(o, 1);
+        return x > 0 ? run(o, tiny(o, 1), 60, INFINITY) : run(o, tiny(o, 1), -INFINITY, -60);
     if (fabs(x) < 0x1p-500)
         return value(o, gr_fast_inv_sqrt2pi, 0, 0x1p-106 + 0x1p-490);
     int64_t q;
@@ -181,11 +207,11 @@ static enum gr_fx_kind normpdf(double x, struct gr_fx *o)
 static enum gr_fx_kind gelu_grad(double x, struct gr_fx *o)
 {
     if (x < -60)
-        return tiny(o, -1);
+        return run(o, tiny(o, -1), -INFINITY, -60);
     if (x > 40)
-        return cell(o, 1.0, 1);
+        return run(o, cell(o, 1.0, 1), 40, INFINITY);
     if (fabs(x) < near0(o))
-        return cell(o, 0.5, x > 0 ? 1 : -1);
+        return run_half(o, cell(o, 0.5, x > 0 ? 1 : -1), x, near0(o));
     double z = fabs(x);
     int64_t q;
     dd g = gauss(o, z, &q);
@@ -215,7 +241,7 @@ static enum gr_fx_kind gelu_grad(double x, struct gr_fx *o)
 static enum gr_fx_kind gelu_grad2(double x, struct gr_fx *o)
 {
     if (fabs(x) > 60)
-        return tiny(o, -1);
+        return x > 0 ? run(o, tiny(o, -1), 60, INFINITY) : run(o, tiny(o, -1), -INFINITY, -60);
     if (fabs(x) < 0x1p-500)
         return value(o, dd_mul_d(gr_fast_inv_sqrt2pi, 2.0), 0, 0x1p-106 + 0x1p-490);
     dd y = two_prod(x, x);
@@ -243,11 +269,11 @@ static double erfc_pos(const struct gr_fx *o, double z, dd *m, int64_t *q)
 static enum gr_fx_kind erfc_fn(double x, struct gr_fx *o)
 {
     if (x > ERFC_ZMAX)
-        return tiny(o, 1);
+        return run(o, tiny(o, 1), ERFC_ZMAX, INFINITY);
     if (x < -ERFC_ZMAX)
-        return cell(o, 2.0, -1);
+        return run(o, cell(o, 2.0, -1), -INFINITY, -ERFC_ZMAX);
     if (fabs(x) < near0(o))
-        return cell(o, 1.0, x > 0 ? -1 : 1);
+        return run_half(o, cell(o, 1.0, x > 0 ? -1 : 1), x, near0(o));
     dd m;
     int64_t q;
     double em = erfc_pos(o, fabs(x), &m, &q);
@@ -281,7 +307,8 @@ static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
         return value(o, dd_mul_d(dd_mul(s, gr_fast_two_sqrtpi), x), 0, 0x1p-100);
     }
     if (z > ERFC_ZMAX)
-        return cell(o, sg, -1);
+        return x > 0 ? run(o, cell(o, sg, -1), ERFC_ZMAX, INFINITY)
+                     : run(o, cell(o, sg, -1), -INFINITY, -ERFC_ZMAX);
     dd m;
     int64_t q;
     double em = erfc_pos(o, z, &m, &q);
@@ -342,11 +369,11 @@ static enum gr_fx_kind approx_gelu(double x, int tanh_form, struct gr_fx *o)
 {
     double lim = tanh_form ? 30.0 : 1200.0;
     if (x < -lim)
-        return tiny(o, -1);
+        return run(o, tiny(o, -1), -INFINITY, -lim);
     if (x > lim)
-        return cell(o, x, -1);
+        return run_x(o, x, 0, -1, lim, INFINITY);
     if (fabs(x) < near0(o)) /* 0.5 x (1 + tanh(c x)), |tanh(c x)| < 0.86 |x| < 2^-prec */
-        return cell_k(o, x, -1, x > 0 ? 1 : -1);
+        return x > 0 ? run_x(o, x, -1, 1, 0, near0(o)) : run_x(o, x, -1, -1, -near0(o), 0);
     double ea, ew, ed;
     dd a = tanh_form ? tanh_arg(fabs(x), &ea) : sigmoid_arg(fabs(x), &ea);
     dd m;
@@ -372,12 +399,12 @@ static enum gr_fx_kind approx_gelu(double x, int tanh_form, struct gr_fx *o)
  *                                     absolutely, so that the MPFR path takes over there) */
 static enum gr_fx_kind gelu_tanh_grad(double x, struct gr_fx *o)
 {
-    if (x < -30)
-        return tiny(o, -1); /* |f| < w (1 + |A|) < 2^-2800, and negative */
-    if (x > 30)
-        return cell(o, 1.0, 1); /* 1 + (A - 1) w + ..., A w < 2^-2800 */
+    if (x < -30) /* |f| < w (1 + |A|) < 2^-2800, and negative */
+        return run(o, tiny(o, -1), -INFINITY, -30);
+    if (x > 30) /* 1 + (A - 1) w + ..., A w < 2^-2800 */
+        return run(o, cell(o, 1.0, 1), 30, INFINITY);
     if (fabs(x) < near0(o)) /* 1/2 + sqrt(2/pi) x + O(x^3): |d| < 1.6 |x| */
-        return cell(o, 0.5, x > 0 ? 1 : -1);
+        return run_half(o, cell(o, 0.5, x > 0 ? 1 : -1), x, near0(o));
     double ea, ew, ed;
     dd a = tanh_arg(fabs(x), &ea);
     dd m;
@@ -417,6 +444,9 @@ enum gr_fx_kind GR_FAST_ENTRY(enum geluref_func f, double x, int prec, struct gr
 {
     out->kind = GR_FX_NONE;
     out->prec = prec;
+    out->run_lo = 1; /* no run unless a rule sets one */
+    out->run_hi = 0;
+    out->run_cx = 0;
     if (!isfinite(x) || x == 0)
         return GR_FX_NONE;
     switch (f) {

@@ -92,13 +92,20 @@ int gr_tiny_log2(enum geluref_dtype dt)
     return d->emin - d->prec + 1 - 1076;
 }
 
-enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out)
+/* The variant the CPU supports (chosen once per batch by geluref_eval_odd_n). */
+typedef enum gr_fx_kind (*gr_fast_fn)(enum geluref_func, double, int, struct gr_fx *);
+static gr_fast_fn gr_fast_variant(void)
 {
 #if defined(GR_HAVE_FMA_VARIANT)
     if (__builtin_cpu_supports("fma"))
-        return gr_fast_eval_fma(f, x, prec, out);
+        return gr_fast_eval_fma;
 #endif
-    return gr_fast_eval_generic(f, x, prec, out);
+    return gr_fast_eval_generic;
+}
+
+enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out)
+{
+    return gr_fast_variant()(f, x, prec, out);
 }
 
 /* ---- the fast path's decision ---- */
@@ -186,13 +193,34 @@ static void decide_cell(const struct gr_fx *fx, int prec, int *neg, u128 *c, int
 }
 
 /* The fast path; returns 0 with *o set, or -1 when the MPFR path must decide. */
-static int fast(enum geluref_func f, const struct geluref_dtype_info *d, enum geluref_dtype dt,
-                uint64_t x, struct geluref_odd *o)
+/* The value C 2^Q decided (odd C of prec bits) into *o: TINY below 2^tiny, else rounded
+ * into the dtype; -1 beyond the largest binade (the MPFR path decides). */
+static int finish(const struct geluref_dtype_info *d, int prec, int tiny, int neg, u128 c,
+                  int64_t q, struct geluref_odd *o)
 {
-    int prec = d->prec + EXTRA_BITS, tiny = gr_tiny_log2(dt);
+    if (q + prec <= tiny) {
+        set_tiny(d, neg, o);
+        return 0;
+    }
+    if (round_into(d, neg, c, q, &o->rn, &o->rd, &o->ru) != 0)
+        return -1;
+    o->kind = GELUREF_ODD_FINITE;
+    o->neg = neg;
+    set_sig(o, c);
+    o->exp = q;
+    return 0;
+}
+
+/* *o depends on fx alone (x only through fx), which is what lets geluref_eval_odd_n copy
+ * the result of a run (gr_fx.run_lo).  fx_out (may be NULL) gets fx. */
+static int fast(gr_fast_fn eval, enum geluref_func f, const struct geluref_dtype_info *d,
+                enum geluref_dtype dt, uint64_t x, struct geluref_odd *o, struct gr_fx *fx_out)
+{
+    int prec = d->prec + EXTRA_BITS, tiny = d->emin - d->prec + 1 - 1076; /* gr_tiny_log2 */
     double xd = to_double(dt, x);
-    struct gr_fx fx;
-    enum gr_fx_kind k = gr_fast_eval(f, xd, prec, &fx);
+    struct gr_fx local, *fxp = fx_out ? fx_out : &local;
+    enum gr_fx_kind k = eval(f, xd, prec, fxp);
+    const struct gr_fx fx = *fxp;
     if (k == GR_FX_NONE)
         return -1;
     o->prec = prec;
@@ -215,17 +243,31 @@ static int fast(enum geluref_func f, const struct geluref_dtype_info *d, enum ge
         decide_cell(&fx, prec, &neg, &c, &q);
     else if (!decide(&fx, prec, &neg, &c, &q))
         return -1;
-    if (q + prec <= tiny) {
-        set_tiny(d, neg, o);
-        return 0;
-    }
-    if (round_into(d, neg, c, q, &o->rn, &o->rd, &o->ru) != 0)
-        return -1;
-    o->kind = GELUREF_ODD_FINITE;
-    o->neg = neg;
-    set_sig(o, c);
-    o->exp = q;
-    return 0;
+    return finish(d, prec, tiny, neg, c, q, o);
+}
+
+/* fast() for x in a run of the rule "the cell next to x 2^k on side dir" (gr_fx.run_cx), at
+ * prec <= 56 bits: fx as cell_k sets the fields decide_cell reads (cell_c = the fraction of x,
+ * e = its exponent + k, cell_dir = dir), and fast()'s test of the enclosure against 2^tiny is
+ * left out because it cannot hold: cell_k's err = |fr| 2^-(prec+4) is not below
+ * 2^-60 |m.hi| < 2^-60 |fr| (1 + 2^-41) unless prec >= 57.  The same result as fast(). */
+static int fast_cell_x(const struct geluref_dtype_info *d, double xd, int k, int dir,
+                       struct geluref_odd *o)
+{
+    int prec = d->prec + EXTRA_BITS, tiny = d->emin - d->prec + 1 - 1076;
+    struct gr_fx fx;
+    int ex = dd_frexp_exp(xd);
+    fx.cell_c = dd_ldexp(xd, -ex); /* exact, as in cell_k */
+    fx.cell_dir = dir;
+    fx.e = (int64_t)ex + k;
+    o->prec = prec;
+    o->exact = 0;
+    o->exp = 0;
+    int neg;
+    u128 c;
+    int64_t q;
+    decide_cell(&fx, prec, &neg, &c, &q);
+    return finish(d, prec, tiny, neg, c, q, o);
 }
 
 /* ---- the MPFR path ---- */
@@ -350,7 +392,7 @@ enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt,
         return st;
     }
     if (path == GELUREF_PATH_FAST && f != GELUREF_GELU_SCALED && mag != 0 && mag != inf) {
-        if (fast(f, d, dt, x, out) == 0) {
+        if (fast(gr_fast_variant(), f, d, dt, x, out, NULL) == 0) {
             if (stats) {
                 stats->calls++;
                 stats->fast++;
@@ -361,4 +403,74 @@ enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt,
             stats->fast_miss++;
     }
     return slow(f, d, dt, x, cfg, stats, out);
+}
+
+enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype dt,
+                                       const uint64_t *x, size_t n, enum geluref_path path,
+                                       const struct geluref_config *cfg,
+                                       struct geluref_stats *stats, struct geluref_odd *out,
+                                       size_t *failed)
+{
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    if (!d || !gr_fn_lookup(f)) {
+        if (failed)
+            *failed = 0;
+        return GELUREF_E_INVALID;
+    }
+    gr_fast_fn eval = gr_fast_variant();
+    uint64_t mask = d->bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << d->bits) - 1;
+    uint64_t inf = (((uint64_t)1 << d->exp_bits) - 1) << (d->prec - 1);
+    int try_fast = path == GELUREF_PATH_FAST && f != GELUREF_GELU_SCALED;
+    uint64_t n_fast = 0;
+    enum geluref_status st = GELUREF_OK;
+    /* the last run (gr_fx.run_lo): the interval of x and the result every x in it gets */
+    double run_lo = 1, run_hi = 0;
+    int run_cx = 0, run_k = 0, run_dir = 0, cx_ok = d->prec + EXTRA_BITS <= 56;
+    struct geluref_odd run_out;
+    memset(&run_out, 0, sizeof run_out);
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint64_t xi = x[i] & mask, mag = xi & (mask >> 1);
+        /* geluref_eval_odd for this input, its checks above made once: the fast path sets
+         * every field of out[i] when it decides; otherwise (and for NaN, +-inf, +-0 and
+         * gelu_scaled) geluref_eval_odd itself, which counts the miss and takes the MPFR
+         * path */
+        if (try_fast && mag != 0 && mag < inf) {
+            double xd = to_double(dt, xi);
+            if (run_lo < xd && xd < run_hi) { /* the rule's branch: its fx, so its result */
+                if (!run_cx) {
+                    out[i] = run_out;
+                    n_fast++;
+                    continue;
+                }
+                if (fast_cell_x(d, xd, run_k, run_dir, &out[i]) == 0) {
+                    n_fast++;
+                    continue;
+                }
+            }
+            struct gr_fx fx;
+            if (fast(eval, f, d, dt, xi, &out[i], &fx) == 0) {
+                n_fast++;
+                run_lo = fx.run_lo;
+                run_hi = fx.run_hi;
+                run_cx = fx.run_cx;
+                run_k = fx.run_k;
+                run_dir = fx.run_dir;
+                if (run_cx && !cx_ok) /* fast_cell_x serves prec <= 56 only */
+                    run_lo = 1, run_hi = 0;
+                run_out = out[i];
+                continue;
+            }
+        }
+        st = geluref_eval_odd(f, dt, xi, path, cfg, stats, &out[i]);
+        if (st != GELUREF_OK)
+            break;
+    }
+    if (stats) { /* what each decided call adds (geluref_eval_odd) */
+        stats->calls += n_fast;
+        stats->fast += n_fast;
+    }
+    if (st != GELUREF_OK && failed)
+        *failed = i;
+    return st;
 }

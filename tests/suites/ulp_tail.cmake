@@ -13,3 +13,13 @@ foreach(t ulp tail)
     add_dependencies(test_suites_${t} gelucheck_fixture_cr)
     add_test(NAME suites_${t} COMMAND test_suites_${t})
 endforeach()
+
+# the ulp sweep's block measurement (gs_measure_n) against gs_measure, field for field:
+# every f16/bf16 input of five functions and f32/f64 runs; under `sweep` every function
+add_executable(test_suites_ulp_measure_n suites/test_ulp_measure_n.c)
+target_include_directories(test_suites_ulp_measure_n PRIVATE ${PROJECT_SOURCE_DIR}/suites)
+target_link_libraries(test_suites_ulp_measure_n PRIVATE gc_suites PkgConfig::CMOCKA
+                                                        gelucheck_warnings m)
+add_test(NAME suites_ulp_measure_n COMMAND test_suites_ulp_measure_n)
+add_test(NAME suites_ulp_measure_n_all16 COMMAND test_suites_ulp_measure_n sweep)
+set_tests_properties(suites_ulp_measure_n_all16 PROPERTIES LABELS sweep)
