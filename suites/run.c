@@ -175,6 +175,10 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
                                         gs_findings_count(&r.findings, GS_K_ADAPTER_ERROR));
             if (r.verdict == GS_ERROR && !c->internal_error && sk != GS_K_NONE) {
                 r.verdict = GS_FAIL;
+                snprintf(r.note, sizeof r.note, "%s suite: stopped, the kernel %s (the %s "
+                         "finding gives the input)", gs_suite_name((enum gs_suite)s),
+                         sk == GS_K_CRASH ? "crashed" : "timed out",
+                         sk == GS_K_CRASH ? "crash" : "timeout");
                 stopped = sk;
                 stopped_in = (enum gs_suite)s;
             }

@@ -68,6 +68,11 @@ def check_bad(k, kind, text, bits, one):
         fail(name, 'command %r does not rerun the kernel' % f['command'])
     if bits == '0x40000000' and not f['command'].endswith('--suite ulp --range 0x1p+1:0x1p+1'):
         fail(name, 'command %r is not the run on x = 2 alone' % f['command'])
+    word = 'crashed' if kind == 'crash' else 'timed out'
+    stop = '%s suite: stopped, the kernel %s (the %s finding gives the input)' % (
+        first['name'], word, kind)
+    if first.get('note') != stop:
+        fail(name, 'suite %s: note %r, want %r' % (first['name'], first.get('note'), stop))
     if k['verdict'] != 'fail' or first['verdict'] != 'fail':
         fail(name, 'verdicts %s/%s, want fail' % (k['verdict'], first['verdict']))
     for s in suites[1:]:
