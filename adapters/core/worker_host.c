@@ -130,14 +130,18 @@ static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a
     }
     char *text = NULL, *fp = NULL;
     enum gc_status st = (enum gc_status)r->status;
-    if (r->msg_len > WK_STR_MAX || r->what_len > WK_STR_MAX ||
+    /* the worker is ours, but the kernel shares its memory: a reply that is not one a worker
+     * can send is a worker the kernel broke, so it is buried like one that died */
+    int sane = r->status >= GC_OK && r->status <= GC_E_FAULT &&
+               (st != GC_E_FAULT || (r->fault >= GC_FAULT_AFTER_Y && r->fault <= GC_FAULT_INPUT));
+    if (!sane || r->msg_len > WK_STR_MAX || r->what_len > WK_STR_MAX ||
         !(text = malloc((size_t)r->msg_len + r->what_len + 2)) ||
         exec_read_bytes(&s->p, text, r->msg_len, &got, deadline) != EXEC_R_OK ||
         exec_read_bytes(&s->p, (fp = text + r->msg_len + 1), r->what_len, &got, deadline) !=
             EXEC_R_OK) {
         free(text);
-        snprintf(what, sizeof what, "kernel '%s': a reply to an eval of %zu elements was cut "
-                 "short", k->name, n);
+        snprintf(what, sizeof what, "kernel '%s': a reply to an eval of %zu elements was %s",
+                 k->name, n, sane ? "cut short" : "garbled");
         return bury(s, GC_E_DIED, 0.0, ex, msg, size, what, "");
     }
     text[r->msg_len] = fp[r->what_len] = '\0';
