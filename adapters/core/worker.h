@@ -27,8 +27,6 @@ struct gc_worker_state {
     double startup_s, batch_s;
     char who[320];        /* "plug-in 'x.so'", "built-in adapter 'libm'" */
     uint64_t fp_seen;     /* the worker's fpenv_modified count as last reported */
-    int cpu;              /* the CPU the worker was last pinned to (follow_caller) */
-    pid_t cpu_pid;        /* ... and which worker that was (0: none yet) */
     enum gc_status dead;  /* GC_OK while usable */
     char dead_msg[1400]; /* room for every part bury() joins */
 };

@@ -9,7 +9,6 @@
  * and lives on).  A worker that dies or hangs past the batch timeout is GC_E_DIED or
  * GC_E_TIMEOUT and stays dead (every eval says so) until ops->restart starts a fresh one. */
 #define _GNU_SOURCE
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,27 +158,6 @@ static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a
     return st;
 }
 
-/* Pins the worker to the CPU the calling thread runs on.  The thread only waits while the
- * kernel runs, so the two never compete for that CPU, and the batch the thread just copied
- * into the shared memory is still in that CPU's caches when the kernel reads it.  Measured
- * with bench_isolation (libm erfc.f32, batches of 65536, an idle 2-CPU machine): the worker
- * on the other CPU cost 0.11 to 0.19 ms a call (ratio 1.28 to 1.57 against in-process), on
- * the same CPU 0.03 to 0.05 ms (1.08 to 1.12).  Re-pinned only when the thread has moved or
- * the worker is new; a CPU the worker may not use (a cpuset) leaves it where it is.  Threads
- * a kernel starts later inherit the CPU: kernels are called one thread per worker. */
-static void follow_caller(struct gc_worker_state *s)
-{
-    int cpu = sched_getcpu();
-    if (cpu < 0 || cpu >= CPU_SETSIZE || (cpu == s->cpu && s->p.pid == s->cpu_pid))
-        return;
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    CPU_SET(cpu, &set);
-    (void)sched_setaffinity(s->p.pid, sizeof set, &set); /* a failure is not retried */
-    s->cpu = cpu;
-    s->cpu_pid = s->p.pid;
-}
-
 static enum gc_status worker_eval(struct gc_adapter *a, const struct gc_kernel *k,
                                   const void *x, void *y, size_t n, struct gc_eval_extra *ex,
                                   char *msg, size_t size)
@@ -215,7 +193,6 @@ static enum gc_status worker_eval(struct gc_adapter *a, const struct gc_kernel *
                         slack, (uint32_t)inplace, 0 };
     double deadline = exec_now() + s->batch_s;
     struct wk_rep r;
-    follow_caller(s);
     enum exec_read w = exec_write(&s->p, &q, sizeof q, deadline);
     if (w != EXEC_R_OK) { /* its end is closed: it died since the last reply */
         char what[300];
