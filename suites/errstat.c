@@ -64,7 +64,9 @@ static void add_max(struct gs_errstat *s, double ulp, double abs_err, double rel
     }
 }
 
-void gs_errstat_add(struct gs_errstat *s, const struct gs_meas *m)
+/* The counts of one measurement; 1 when its errors are for the maxima (f(x) finite, output
+ * finite), 0 when not. */
+static inline int add_counts(struct gs_errstat *s, const struct gs_meas *m)
 {
     int f_finite = m->want_class != GS_WANT_INF && m->want_class != GS_WANT_NAN;
     /* with f(x) finite, a NaN or inf output is always nan_output or inf_output (measure.c) */
@@ -74,26 +76,25 @@ void gs_errstat_add(struct gs_errstat *s, const struct gs_meas *m)
     s->faithful += m->faithful != 0;
     s->hist[hist_index(m->cr_distance)]++;
     if (!f_finite)
-        return;
+        return 0;
     if (got_nonfinite) {
         s->nonfinite++;
-        return;
+        return 0;
     }
-    add_max(s, m->ulp, m->abs_err, m->rel_err, m->x, m->got, m->want);
+    return 1;
+}
+
+void gs_errstat_add(struct gs_errstat *s, const struct gs_meas *m)
+{
+    if (add_counts(s, m))
+        add_max(s, m->ulp, m->abs_err, m->rel_err, m->x, m->got, m->want);
 }
 
 void gs_errstat_add_repeat(struct gs_errstat *s, const struct gs_meas *m)
 {
     /* gs_errstat_add without add_max: m's errors equal those of a measurement already added
      * to s at a smaller x, which add_max keeps ahead of m (equal values: the smaller x wins) */
-    int f_finite = m->want_class != GS_WANT_INF && m->want_class != GS_WANT_NAN;
-    int got_nonfinite = m->defect == GS_K_NAN_OUTPUT || m->defect == GS_K_INF_OUTPUT;
-    s->points++;
-    s->cr += m->cr != 0;
-    s->faithful += m->faithful != 0;
-    s->hist[hist_index(m->cr_distance)]++;
-    if (f_finite && got_nonfinite)
-        s->nonfinite++;
+    (void)add_counts(s, m);
 }
 
 void gs_errstat_merge(struct gs_errstat *into, const struct gs_errstat *from)
