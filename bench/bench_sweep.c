@@ -57,6 +57,10 @@ struct figure {
     double cpu_s;    /* user + system CPU seconds over the same span as wall_s, all threads:
                         the machine's other jobs change the wall time much more than this */
     double rss_mib;
+    /* the kernel's worker processes (gelucheck-worker, DESIGN.md section 10), reaped when the
+     * adapters close: their CPU seconds (start-up included) and the largest one's peak RSS,
+     * which cpu_s and rss_mib, this process's own, leave out */
+    double worker_cpu_s, worker_rss_mib;
     uint64_t points, fast, fast_miss, ref_calls;
     int ok;
 };
@@ -205,6 +209,10 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     f->rss_mib = (double)ru.ru_maxrss / 1024.0;
+    getrusage(RUSAGE_CHILDREN, &ru); /* this child's children: the workers, now reaped */
+    f->worker_cpu_s = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec
+                      + (double)ru.ru_stime.tv_sec + 1e-6 * (double)ru.ru_stime.tv_usec;
+    f->worker_rss_mib = (double)ru.ru_maxrss / 1024.0;
 
     f->ok = 1;
 }
@@ -246,6 +254,8 @@ static void print(const char *label, const struct figure *f)
            f->cpu_s, f->points ? 1e9 * f->cpu_s / (double)f->points : 0.0);
     if (f->ref_calls)
         printf("  fallback %.2e", (double)f->fast_miss / (double)(f->fast + f->fast_miss + 1e-300));
+    if (f->worker_cpu_s > 0 || f->worker_rss_mib > 0)
+        printf("  worker cpu %.2f s, %.1f MiB", f->worker_cpu_s, f->worker_rss_mib);
     printf("\n");
 }
 
