@@ -149,7 +149,7 @@ enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void 
                  "batch of %zu)", k->adapter->fpenv_what, n);
         gs_findings_add(f, &fd);
     }
-    if (st == GC_E_FAULT && f != NULL) {
+    if (st == GC_E_FAULT) {
         record_fault(c, k, x, n, &ex, f);
         return GC_OK;
     }

@@ -46,6 +46,9 @@ enum gc_status gc_plugin_adopt(const struct gelucheck_plugin *p, void *dl,
                                struct gc_adapter **out, char *msg, size_t size);
 
 /* dlopen()s path and adopts what gelucheck_plugin_entry returns. */
+/* "plug-in 'PATH'" (PATH made safe and cut): how messages name a plug-in, in process or in
+ * the worker. */
+void gc_plugin_who(char *who, size_t size, const char *path);
 enum gc_status gc_plugin_dlopen(const char *path, const char *spec,
                                 const struct gc_open_options *opt, struct gc_adapter **out,
                                 char *msg, size_t size);

@@ -179,15 +179,21 @@ enum gc_status gc_plugin_adopt(const struct gelucheck_plugin *p, void *dl,
     return GC_OK;
 }
 
+void gc_plugin_who(char *who, size_t size, const char *path)
+{
+    char safe[256];
+    snprintf(who, size, "plug-in '%s'", gc_safe(safe, sizeof safe, path, 240));
+}
+
 enum gc_status gc_plugin_dlopen(const char *path, const char *spec,
                                 const struct gc_open_options *opt, struct gc_adapter **out,
                                 char *msg, size_t size)
 {
-    char who[300], file[4096], safe[256];
+    char who[300], file[4096];
     const char *err;
 
     *out = NULL;
-    snprintf(who, sizeof who, "plug-in '%s'", gc_safe(safe, sizeof safe, path, 240));
+    gc_plugin_who(who, sizeof who, path);
     /* a path, never a library name: without a '/', dlopen would search the library path */
     int len = snprintf(file, sizeof file, "%s%s", strchr(path, '/') ? "" : "./", path);
     if (len < 0 || (size_t)len >= sizeof file) {

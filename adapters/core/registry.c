@@ -137,9 +137,8 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
     if (starts_with(spec, "exec:"))
         return gc_exec_open(rest, spec, opt, out, msg, size);
     if ((rest || ends_with(spec, ".so")) && !opt->in_process) {
-        char who[300]; /* as gc_plugin_dlopen names it; the host never dlopens it */
-        snprintf(who, sizeof who, "plug-in '%s'", gc_safe(safe, sizeof safe, rest ? rest : spec,
-                                                          240));
+        char who[300]; /* the host never dlopens it */
+        gc_plugin_who(who, sizeof who, rest ? rest : spec);
         return gc_worker_open(spec, GC_ADAPTER_PLUGIN, who, opt, out, msg, size);
     }
     if (rest || ends_with(spec, ".so"))
