@@ -97,6 +97,19 @@ void gs_errstat_add_repeat(struct gs_errstat *s, const struct gs_meas *m)
     (void)add_counts(s, m);
 }
 
+void gs_errstat_add_repeat_n(struct gs_errstat *s, const struct gs_meas *m, uint64_t n)
+{
+    /* n calls of gs_errstat_add_repeat: add_counts n times */
+    int f_finite = m->want_class != GS_WANT_INF && m->want_class != GS_WANT_NAN;
+    int got_nonfinite = m->defect == GS_K_NAN_OUTPUT || m->defect == GS_K_INF_OUTPUT;
+    s->points += n;
+    s->cr += m->cr != 0 ? n : 0;
+    s->faithful += m->faithful != 0 ? n : 0;
+    s->hist[hist_index(m->cr_distance)] += n;
+    if (f_finite && got_nonfinite)
+        s->nonfinite += n;
+}
+
 void gs_errstat_merge(struct gs_errstat *into, const struct gs_errstat *from)
 {
     into->points += from->points;

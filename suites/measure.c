@@ -33,6 +33,7 @@ struct gs_ref {
     struct geluref_stats stats;
     enum geluref_path path;
     struct geluref_odd odd; /* the last evaluation's value */
+    uint64_t run_inputs;    /* gs_ref_add_run_inputs */
     mpfr_t x, s;            /* input and scale, for gs_ref_eval_hp */
 };
 
@@ -288,6 +289,26 @@ enum geluref_status gs_measure(struct gs_ref *r, enum geluref_func f, enum gelur
     measure_odd(&r->odd, d, &l, dt, x & l.width, y & l.width, m);
     return GELUREF_OK;
 }
+
+enum geluref_status gs_measure_run(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
+                                   uint64_t x, uint64_t y, struct gs_meas *m,
+                                   struct geluref_odd_run *run)
+{
+    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+    if (d == NULL)
+        return GELUREF_E_INVALID;
+    struct lay l = lay_of(d);
+    x &= l.width;
+    enum geluref_status st =
+        geluref_eval_odd_run(f, dt, x, r->path, &r->cfg, &r->stats, &r->odd, run);
+    if (st != GELUREF_OK)
+        return st;
+    measure_odd(&r->odd, d, &l, dt, x, y & l.width, m);
+    return GELUREF_OK;
+}
+
+void gs_ref_add_run_inputs(struct gs_ref *r, uint64_t n) { r->run_inputs += n; }
+uint64_t gs_ref_run_inputs(const struct gs_ref *r) { return r->run_inputs; }
 
 /* Reference values per geluref_eval_odd_n call: small enough to stay in the L1 cache. */
 #define MEASURE_BLOCK 128

@@ -20,4 +20,15 @@ enum geluref_status gs_measure_n(struct gs_ref *r, enum geluref_func f, enum gel
                                  const uint64_t *x, const uint64_t *y, size_t n,
                                  struct gs_meas *m, unsigned char *rep, size_t *failed);
 
+/* gs_measure, and the rule that decided f(x) into *run (geluref_eval_odd_run; kind
+ * GELUREF_RUN_NONE on the MPFR path or when no rule did). */
+enum geluref_status gs_measure_run(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
+                                   uint64_t x, uint64_t y, struct gs_meas *m,
+                                   struct geluref_odd_run *run);
+
+/* Inputs a sweep judged by a rule's run without evaluating them (suites/ulp.c): counted into
+ * r for the benchmarks, which compare it with the reference's calls. */
+void gs_ref_add_run_inputs(struct gs_ref *r, uint64_t n);
+uint64_t gs_ref_run_inputs(const struct gs_ref *r);
+
 #endif

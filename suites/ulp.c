@@ -169,6 +169,230 @@ static inline enum gs_region region_of(enum geluref_dtype dt, uint64_t x)
            : v < 0.0 ? GS_R_M1_0 : v < 1.0 ? GS_R_0_1 : GS_R_GE_1;
 }
 
+/* The value of finite bits x (exact: every dtype value is a double); binary32 inline. */
+static inline double value_of_x(enum geluref_dtype dt, uint64_t x)
+{
+    if (dt != GELUREF_F32)
+        return gs_to_double(dt, x);
+    uint32_t b = (uint32_t)x;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+/* What the sweep carries from one input to the next: the previous input's x, region and
+ * binade, and whether the policy passed it. */
+struct ulp_prev {
+    uint64_t x;
+    enum gs_region rg;
+    size_t bin;
+    int pass;
+};
+
+/* Input i (a->x[i], output a->y[i]), measured as *m (rep: m is the previous input's
+ * measurement but for x, gs_measure_n), into the statistics (the item's per-region ones when
+ * local), judged, and measured against the exact function when the kernel has one.  Returns
+ * 0, or 1 when the reference failed (recorded). */
+static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, size_t i,
+                   struct gs_meas *m, int rep, struct ulp_prev *p)
+{
+    struct gs_ctx *c = u->c;
+    uint64_t x = a->x[i];
+    enum gs_region rg = region_of(c->dt, x);
+    size_t bin = (x & ~u->sh.sign) < u->sh.inf_mag ? ulp_binade_index(&u->sh, x) : 0;
+    /* the same measurement as the previous input (rep, across blocks too) at a larger x, into
+     * the same statistics: counts only (gs_errstat_add_repeat), and the same judgement
+     * (gs_policy_judge does not read x), so nothing to record when it passed.  A rule range's
+     * run (the deep tail) costs little this way. */
+    int again = i > 0 && rep && x > p->x && rg == p->rg && bin == p->bin;
+    if (again && rg < GS_N_REGIONS) {
+        if (local) {
+            gs_errstat_add_repeat(&a->loc[rg], m);
+        } else {
+            gs_errstat_add_repeat(&a->all, m);
+            gs_errstat_add_repeat(&a->reg[rg], m);
+            if ((x & ~u->sh.sign) < u->sh.inf_mag)
+                gs_errstat_add_repeat(&a->bin[bin], m);
+        }
+    } else if (local) {
+        if (rg < GS_N_REGIONS)
+            gs_errstat_add(&a->loc[rg], m);
+    } else {
+        gs_errstat_add(&a->all, m);
+        if (rg < GS_N_REGIONS)
+            gs_errstat_add(&a->reg[rg], m);
+        if ((x & ~u->sh.sign) < u->sh.inf_mag)
+            gs_errstat_add(&a->bin[bin], m);
+    }
+    if (!(again && p->pass))
+        p->pass = gs_ut_judge_meas(c, m, &a->f, "ulp");
+    p->x = x;
+    p->rg = rg;
+    p->bin = bin;
+    if (u->exact) {
+        enum geluref_status es = gs_measure(c->ref[t], u->exact, c->dt, x, a->y[i], m);
+        if (es != GELUREF_OK) {
+            gs_ut_internal(c, "ulp", x, es);
+            return 1;
+        }
+        if (local && rg < GS_N_REGIONS) {
+            gs_errstat_add(&a->ex_loc[rg], m);
+        } else {
+            gs_errstat_add(&a->ex_all, m);
+            if (rg < GS_N_REGIONS)
+                gs_errstat_add(&a->ex_reg[rg], m);
+        }
+    }
+    return 0;
+}
+
+/* ---- a rule's run: inputs counted instead of measured ----
+ *
+ * Where a rule of the fast path decides f (the deep tails, saturation, the neighbourhood of
+ * 0: geluref_eval_odd_run), the inputs after a measured one, x_t, that the same rule decides
+ * are judged without evaluating f.  Such an x' (larger bits than x_t, the same sign, exponent
+ * field and region, inside the rule's interval) whose output is the one the rule makes
+ * correctly rounded is counted like x_t (gs_errstat_add_repeat_n): its measurement has x_t's
+ * counts (correctly rounded, faithful, cr_distance 0, the same want class, no defect, so the
+ * policy passes it) and cannot beat x_t's maxima, which is all the statistics keep of it:
+ *  - GELUREF_RUN_SAME: x' has x_t's very reference value, and its output equals x_t's, so
+ *    its measurement is x_t's but for x, and a tie keeps the smaller x (errstat.c);
+ *  - GELUREF_RUN_SCALED: f(x') = x' 2^k (1 + dir d), 0 < d < 2^-P (P = p + 16), rounded to
+ *    odd V' = x' 2^k +- u', u' the P-bit unit next to x' 2^k.  With x_t 2^k a normal number
+ *    that is not a power of two, so is every x' 2^k of x_t's binade, and RN(f(x')) = x' 2^k,
+ *    u' = 2^(e - P + 1) and ulp(V') = 2^(e - p + 1) are the same for every x' (e: the binade's
+ *    exponent): the ulp error 2^-16 and the absolute error u' are exactly x_t's (the same
+ *    double operations on the same operands in measure.c's errors()), and the relative error
+ *    u'/|V'| is a correctly rounded quotient by a larger |V'|, so at most x_t's; ties keep
+ *    the smaller x.
+ * Any other output of such an x' is measured and judged in full.  The result is the same bit
+ * for bit as measuring every input: tests/suites/ulp_runs.cmake compares the two (the MPFR
+ * path reports no rule) on every rule's range with correct and wrong kernels. */
+struct ulp_tmpl {
+    double lo, hi;            /* x' values in (lo, hi) and in [rlo, rhi) (x_t's region) */
+    double rlo, rhi;
+    uint64_t x, key, key_mask; /* x_t; its sign and exponent field, which x' must share */
+    int scaled;               /* SCALED: the expected output is x' + add; SAME: y */
+    uint64_t add, y, width;
+    struct gs_meas m, mx;     /* x_t's measurements (mx: against the exact function) */
+};
+
+/* The region's interval of values [*lo, *hi) (region_of's comparisons). */
+static void region_bounds(enum gs_region rg, double *lo, double *hi)
+{
+    static const double edge[] = { -INFINITY, -10.0, -5.0, -1.0, 0.0, 1.0, INFINITY };
+    *lo = edge[rg];
+    *hi = edge[rg + 1];
+}
+
+/* The run after input x with output y: *tp set and 1, or 0 when none may follow it. */
+static int tmpl_at(struct ulp_run *u, unsigned t, uint64_t x, uint64_t y, struct ulp_tmpl *tp)
+{
+    struct gs_ctx *c = u->c;
+    const struct gs_ut_shape *s = &u->sh;
+    enum geluref_func fs[2] = { c->func, u->exact };
+    uint64_t width = s->bits >= 64 ? ~(uint64_t)0 : ((uint64_t)1 << s->bits) - 1;
+    uint64_t mant_mask = ((uint64_t)1 << s->mant) - 1;
+    uint64_t field = (x & ~s->sign) >> s->mant;
+    enum gs_region rg = region_of(c->dt, x);
+    if (rg >= GS_N_REGIONS || field == 0 || field >= s->n_fields)
+        return 0;
+    x &= width;
+    y &= width;
+    for (int g = 0; g < (u->exact ? 2 : 1); g++) {
+        struct geluref_odd_run run;
+        struct gs_meas *m = g ? &tp->mx : &tp->m;
+        if (gs_measure_run(c->ref[t], fs[g], c->dt, x, y, m, &run) != GELUREF_OK ||
+            run.kind == GELUREF_RUN_NONE || !m->cr)
+            return 0;
+        int scaled = run.kind == GELUREF_RUN_SCALED;
+        uint64_t add = 0;
+        if (scaled) {
+            int64_t nf = (int64_t)field + run.k;
+            if ((x & mant_mask) == 0 || nf < 1 || nf >= (int64_t)s->n_fields)
+                return 0; /* a power of two, or x 2^k not a normal number */
+            add = run.k >= 0 ? (uint64_t)run.k << s->mant : -((uint64_t)-run.k << s->mant);
+            if (((x + add) & width) != m->want)
+                return 0; /* cannot happen (RN(f(x)) = x 2^k): measured in full then */
+        }
+        if (g == 0) {
+            tp->scaled = scaled;
+            tp->add = add;
+            tp->y = y;
+            tp->lo = run.lo;
+            tp->hi = run.hi;
+        } else {
+            /* the exact function's rule must expect the same outputs */
+            if (scaled != tp->scaled || add != tp->add)
+                return 0;
+            tp->lo = run.lo > tp->lo ? run.lo : tp->lo;
+            tp->hi = run.hi < tp->hi ? run.hi : tp->hi;
+        }
+    }
+    region_bounds(rg, &tp->rlo, &tp->rhi);
+    tp->x = x;
+    tp->key_mask = s->sign | (((uint64_t)s->n_fields) << s->mant);
+    tp->key = x & tp->key_mask;
+    tp->width = width;
+    return 1;
+}
+
+/* The inputs from i on that tp's run covers, counted (or measured in full where the output
+ * is not the expected one); returns the index of the first input it does not cover, or
+ * (size_t)-1 when the reference failed (recorded). */
+static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
+                        const struct ulp_tmpl *tp, size_t i, size_t n, struct ulp_prev *p)
+{
+    struct gs_ctx *c = u->c;
+    uint64_t counted = 0;
+    enum gs_region rg = region_of(c->dt, tp->x);
+    struct gs_meas last;
+    int have_last = 0;
+    for (; i < n; i++) {
+        uint64_t x = a->x[i] & tp->width;
+        if (x <= tp->x || (x & tp->key_mask) != tp->key)
+            break;
+        double v = value_of_x(c->dt, x);
+        if (!(tp->lo < v && v < tp->hi && v >= tp->rlo && v < tp->rhi))
+            break;
+        uint64_t want = tp->scaled ? (x + tp->add) & tp->width : tp->y;
+        if ((a->y[i] & tp->width) == want) {
+            counted++;
+            continue;
+        }
+        /* another output: measured in full, except that under a SAME rule the output of
+         * the last one measured here has that one's measurement (rep, as gs_measure_n) */
+        struct gs_meas m;
+        int rep = !tp->scaled && have_last && (a->y[i] & tp->width) == last.got;
+        if (rep) {
+            m = last;
+            m.x = x;
+        } else {
+            enum geluref_status st = gs_measure(c->ref[t], c->func, c->dt, x, a->y[i], &m);
+            if (st != GELUREF_OK) {
+                gs_ut_internal(c, "ulp", x, st);
+                return (size_t)-1;
+            }
+            last = m;
+            have_last = 1;
+        }
+        if (account(u, a, t, 1, i, &m, rep, p) != 0)
+            return (size_t)-1;
+    }
+    if (counted) {
+        gs_errstat_add_repeat_n(&a->loc[rg], &tp->m, counted);
+        if (u->exact)
+            gs_errstat_add_repeat_n(&a->ex_loc[rg], &tp->mx, counted);
+        gs_ref_add_run_inputs(c->ref[t], counted);
+    }
+    p->rg = GS_R_NONE; /* the next input is not a repeat of one counted here */
+    return i;
+}
+
+/* Blocks measured in full after a block whose last input starts no run, before the next try
+ * (each try evaluates that input once more). */
+#define ULP_RUN_RETRY 8
+
 /* Item j of this shard (gs_shard_item: the global item, whose inputs and seed do not depend
  * on the sharding). */
 static int work(void *arg, unsigned t, uint64_t j)
@@ -207,76 +431,45 @@ static int work(void *arg, unsigned t, uint64_t j)
     size_t reported = 0;
     struct gs_meas mb[ULP_MEAS_BLOCK];
     unsigned char rep[ULP_MEAS_BLOCK];
-    /* the previous input: its x, region and binade, and whether the policy passed it */
-    uint64_t px = 0;
-    enum gs_region prg = GS_R_NONE;
-    size_t pbin = 0;
-    int ppass = 0;
-    for (size_t i0 = 0; i0 < n; i0 += ULP_MEAS_BLOCK) {
+    struct ulp_prev prev = { 0, GS_R_NONE, 0, 0 };
+    unsigned retry = 0;
+    for (size_t i0 = 0; i0 < n;) {
         size_t k = n - i0 < ULP_MEAS_BLOCK ? n - i0 : ULP_MEAS_BLOCK, bad = 0;
         enum geluref_status rs =
             gs_measure_n(c->ref[t], c->func, c->dt, a->x + i0, a->y + i0, k, mb, rep, &bad);
         size_t good = rs == GELUREF_OK ? k : bad;
         for (size_t q = 0; q < good; q++) {
             size_t i = i0 + q;
-            uint64_t x = a->x[i];
-            struct gs_meas *m = &mb[q];
-            enum gs_region rg = region_of(c->dt, x);
-            size_t bin = (x & ~u->sh.sign) < u->sh.inf_mag ? ulp_binade_index(&u->sh, x) : 0;
-            if (i - reported == 1024) { /* a batch takes a second or more: report within it */
-                gs_ut_progress_add(&u->prog, t, 1024);
+            if (i - reported >= 1024) { /* a batch takes a second or more: report within it */
+                gs_ut_progress_add(&u->prog, t, i - reported);
                 reported = i;
             }
-            /* the same measurement as the previous input (rep, across blocks too) at a larger
-             * x, into the same statistics: counts only (gs_errstat_add_repeat), and the same
-             * judgement (gs_policy_judge does not read x), so nothing to record when it
-             * passed.  A rule range's run (the deep tail) costs little this way. */
-            int again = i > 0 && rep[q] && x > px && rg == prg &&
-                        bin == pbin;
-            if (again && rg < GS_N_REGIONS) {
-                if (local) {
-                    gs_errstat_add_repeat(&a->loc[rg], m);
-                } else {
-                    gs_errstat_add_repeat(&a->all, m);
-                    gs_errstat_add_repeat(&a->reg[rg], m);
-                    if ((x & ~u->sh.sign) < u->sh.inf_mag)
-                        gs_errstat_add_repeat(&a->bin[bin], m);
-                }
-            } else if (local) {
-                if (rg < GS_N_REGIONS)
-                    gs_errstat_add(&a->loc[rg], m);
-            } else {
-                gs_errstat_add(&a->all, m);
-                if (rg < GS_N_REGIONS)
-                    gs_errstat_add(&a->reg[rg], m);
-                if ((x & ~u->sh.sign) < u->sh.inf_mag)
-                    gs_errstat_add(&a->bin[bin], m);
-            }
-            if (!(again && ppass))
-                ppass = gs_ut_judge_meas(c, m, &a->f, "ulp");
-            px = x;
-            prg = rg;
-            pbin = bin;
-            if (u->exact) {
-                enum geluref_status es = gs_measure(c->ref[t], u->exact, c->dt, x, a->y[i], m);
-                if (es != GELUREF_OK) {
-                    gs_ut_internal(c, "ulp", x, es);
-                    atomic_store(&u->stop, 1);
-                    return 1;
-                }
-                if (local && rg < GS_N_REGIONS) {
-                    gs_errstat_add(&a->ex_loc[rg], m);
-                } else {
-                    gs_errstat_add(&a->ex_all, m);
-                    if (rg < GS_N_REGIONS)
-                        gs_errstat_add(&a->ex_reg[rg], m);
-                }
+            if (account(u, a, t, local, i, &mb[q], rep[q], &prev) != 0) {
+                atomic_store(&u->stop, 1);
+                return 1;
             }
         }
         if (rs != GELUREF_OK) { /* the reference failed at input i0 + bad */
             gs_ut_internal(c, "ulp", a->x[i0 + bad], rs);
             atomic_store(&u->stop, 1);
             return 1;
+        }
+        i0 += k;
+        /* a rule's run after this block (local items only: their inputs share a binade) */
+        struct ulp_tmpl tp;
+        if (!local || i0 >= n)
+            continue;
+        if (retry > 0) {
+            retry--;
+        } else if (tmpl_at(u, t, a->x[i0 - 1], a->y[i0 - 1], &tp)) {
+            size_t e = run_count(u, a, t, &tp, i0, n, &prev);
+            if (e == (size_t)-1) {
+                atomic_store(&u->stop, 1);
+                return 1;
+            }
+            i0 = e;
+        } else {
+            retry = ULP_RUN_RETRY;
         }
     }
     if (local) {

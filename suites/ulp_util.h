@@ -65,6 +65,8 @@ int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_
 /* gs_errstat_add (errstat.c) for a measurement equal to one already added to s but for a
  * larger x (bits): it changes the counts only, never a maximum or its argument. */
 void gs_errstat_add_repeat(struct gs_errstat *s, const struct gs_meas *m);
+/* n such calls at once. */
+void gs_errstat_add_repeat_n(struct gs_errstat *s, const struct gs_meas *m, uint64_t n);
 /* The judging half of gs_ut_judge: m judged under c->pv, a finding of the judged kind
  * recorded into f.  Returns 1 when m passed (no finding), else 0. */
 int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,

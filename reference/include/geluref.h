@@ -201,6 +201,33 @@ GELUREF_API enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum gel
                                                    struct geluref_stats *stats,
                                                    struct geluref_odd *out, size_t *failed);
 
+/* appended after 0.2.0: how far the rule that decides x reaches (geluref_eval_odd_run).  The
+ * fast path decides the deep tails, the saturated ranges and the neighbourhood of 0 by rules
+ * (README.md "The fast path"); each is the branch taken for every input in an open interval
+ * (lo, hi) of values, and there the result follows from the input alone:
+ *  - GELUREF_RUN_SAME: every input x' of the dtype with lo < x' < hi has the very result of
+ *    x (every field of struct geluref_odd);
+ *  - GELUREF_RUN_SCALED: every such x' has f(x') = x' 2^k (1 + dir d) with 0 < d < 2^-prec
+ *    (dir = +1: away from 0, -1: toward 0), so f(x') rounded to odd at prec bits is the odd
+ *    end of the open prec-bit cell next to x' 2^k on that side;
+ *  - GELUREF_RUN_NONE: no rule (x evaluated on its own, or by the MPFR path); lo, hi, k and
+ *    dir are then 1, 0, 0, 0.
+ * A sweep uses it to judge the inputs after x without evaluating them (suites/ulp.c). */
+enum geluref_run_kind { GELUREF_RUN_NONE = 0, GELUREF_RUN_SAME = 1, GELUREF_RUN_SCALED = 2 };
+struct geluref_odd_run {
+    enum geluref_run_kind kind;
+    double lo, hi; /* the open interval of input values where the rule holds */
+    int k, dir;    /* GELUREF_RUN_SCALED: f(x') = x' 2^k (1 + dir d) */
+};
+/* geluref_eval_odd() that also reports, in *run, the rule that decided x (GELUREF_RUN_NONE
+ * when none did). */
+GELUREF_API enum geluref_status geluref_eval_odd_run(enum geluref_func f, enum geluref_dtype dt,
+                                                     uint64_t x, enum geluref_path path,
+                                                     const struct geluref_config *cfg,
+                                                     struct geluref_stats *stats,
+                                                     struct geluref_odd *out,
+                                                     struct geluref_odd_run *run);
+
 /* ---- dtype values ---- */
 /* Sets v (any precision >= the dtype's) to the exact value of bits; NaN for NaN. */
 GELUREF_API void geluref_bits_to_mpfr(mpfr_ptr v, enum geluref_dtype dt, uint64_t bits);

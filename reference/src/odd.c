@@ -368,10 +368,18 @@ static enum geluref_status slow(enum geluref_func f, const struct geluref_dtype_
     return st;
 }
 
-enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt, uint64_t x,
-                                     enum geluref_path path, const struct geluref_config *cfg,
-                                     struct geluref_stats *stats, struct geluref_odd *out)
+/* geluref_eval_odd, and the rule that decided x into *run (may be NULL). */
+static enum geluref_status eval_odd(enum geluref_func f, enum geluref_dtype dt, uint64_t x,
+                                    enum geluref_path path, const struct geluref_config *cfg,
+                                    struct geluref_stats *stats, struct geluref_odd *out,
+                                    struct geluref_odd_run *run)
 {
+    if (run) {
+        run->kind = GELUREF_RUN_NONE;
+        run->lo = 1;
+        run->hi = 0;
+        run->k = run->dir = 0;
+    }
     const struct geluref_dtype_info *d = geluref_dtype_info(dt);
     struct geluref_config def = GELUREF_CONFIG_INIT;
     if (!cfg)
@@ -392,10 +400,24 @@ enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt,
         return st;
     }
     if (path == GELUREF_PATH_FAST && f != GELUREF_GELU_SCALED && mag != 0 && mag != inf) {
-        if (fast(gr_fast_variant(), f, d, dt, x, out, NULL) == 0) {
+        struct gr_fx fx;
+        if (fast(gr_fast_variant(), f, d, dt, x, out, &fx) == 0) {
             if (stats) {
                 stats->calls++;
                 stats->fast++;
+            }
+            /* fx.run_lo < fx.run_hi: the rule's branch is taken for every x' in the interval
+             * and its gr_fx does not depend on x' (fast_fn.c, run()), so fast() gives x' the
+             * same result (run_cx = 0), or the cell next to x' 2^run_k on the side run_dir
+             * (run_x(): cell_k, whose rule states f(x') = x' 2^k (1 + dir d), 0 < d < 2^-prec) */
+            if (run && fx.run_lo < fx.run_hi) {
+                run->kind = fx.run_cx ? GELUREF_RUN_SCALED : GELUREF_RUN_SAME;
+                run->lo = fx.run_lo;
+                run->hi = fx.run_hi;
+                if (fx.run_cx) {
+                    run->k = fx.run_k;
+                    run->dir = fx.run_dir;
+                }
             }
             return GELUREF_OK;
         }
@@ -403,6 +425,22 @@ enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt,
             stats->fast_miss++;
     }
     return slow(f, d, dt, x, cfg, stats, out);
+}
+
+enum geluref_status geluref_eval_odd(enum geluref_func f, enum geluref_dtype dt, uint64_t x,
+                                     enum geluref_path path, const struct geluref_config *cfg,
+                                     struct geluref_stats *stats, struct geluref_odd *out)
+{
+    return eval_odd(f, dt, x, path, cfg, stats, out, NULL);
+}
+
+enum geluref_status geluref_eval_odd_run(enum geluref_func f, enum geluref_dtype dt,
+                                         uint64_t x, enum geluref_path path,
+                                         const struct geluref_config *cfg,
+                                         struct geluref_stats *stats, struct geluref_odd *out,
+                                         struct geluref_odd_run *run)
+{
+    return eval_odd(f, dt, x, path, cfg, stats, out, run);
 }
 
 enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype dt,

@@ -8,6 +8,8 @@
  *                                      when it is the full run
  *   test_run_result erf1p R.json       libm erf1p.f32 under default (DESIGN.md section 2)
  *   test_run_result same A.json B.json equal byte for byte without "timing"
+ *   test_run_result sameref F.json M.json  the fast path's run and the MPFR path's: equal
+ *                                      byte for byte without "timing", "command", "reference"
  *   test_run_result merged R.json M.json SHARD.json...
  *                                      M (gelucheck merge of the SHARDs, in shard order)
  *                                      equals R (the run without --shard) byte for byte
@@ -325,6 +327,18 @@ static void test_same(void **state)
     assert_same_without(strip, 1);
 }
 
+/* The same run on the fast path (doc) and the MPFR path (doc2): the same result but for the
+ * timing, the command and the path's name.  The MPFR path reports no rule's run, so every
+ * input it measures is evaluated (suites/ulp.c counts a run's inputs instead). */
+static void test_same_ref(void **state)
+{
+    (void)state;
+    assert_string_equal(str(doc, "reference"), "fast");
+    assert_string_equal(str(doc2, "reference"), "mpfr");
+    static const char *const strip[] = { "timing", "command", "reference" };
+    assert_same_without(strip, 3);
+}
+
 #define MAX_SHARDS 64
 static json_t *shards[MAX_SHARDS]; /* merged mode: the shard results, in shard order */
 static size_t n_shards;
@@ -409,6 +423,7 @@ int main(int argc, char **argv)
     static const struct CMUnitTest fixture[] = { cmocka_unit_test(test_fixture_clean) };
     static const struct CMUnitTest erf1p[] = { cmocka_unit_test(test_erf1p) };
     static const struct CMUnitTest same[] = { cmocka_unit_test(test_same) };
+    static const struct CMUnitTest same_ref[] = { cmocka_unit_test(test_same_ref) };
     static const struct CMUnitTest merged[] = { cmocka_unit_test(test_merged) };
     static const struct CMUnitTest mpfr[] = { cmocka_unit_test(test_mpfr) };
     static const struct CMUnitTest timeout[] = { cmocka_unit_test(test_timeout) };
@@ -418,10 +433,11 @@ int main(int argc, char **argv)
         if (!(shards[n_shards++] = load(argv[i])))
             return 2;
     if (argc < 3 || !(doc = load(argv[2])) || (argc > 3 && !(doc2 = load(argv[3]))) ||
-        ((strcmp(argv[1], "same") == 0 || is_merged) && !doc2) ||
+        ((strcmp(argv[1], "same") == 0 || strcmp(argv[1], "sameref") == 0 || is_merged) &&
+         !doc2) ||
         (is_merged && (n_shards == 0 || argc - 4 > MAX_SHARDS))) {
         fprintf(stderr, "usage: test_run_result mutants|fixture|erf1p|timeout|mpfr R.json "
-                        "[R2.json] | same A B | merged R M SHARD...\n");
+                        "[R2.json] | same A B | sameref FAST MPFR | merged R M SHARD...\n");
         return 2;
     }
     int rc = 2;
@@ -438,6 +454,8 @@ int main(int argc, char **argv)
         rc = cmocka_run_group_tests_name("run_erf1p", erf1p, NULL, NULL);
     else if (strcmp(argv[1], "same") == 0)
         rc = cmocka_run_group_tests_name("run_same", same, NULL, NULL);
+    else if (strcmp(argv[1], "sameref") == 0)
+        rc = cmocka_run_group_tests_name("run_same_ref", same_ref, NULL, NULL);
     else if (strcmp(argv[1], "timeout") == 0)
         rc = cmocka_run_group_tests_name("run_timeout", timeout, NULL, NULL);
     else if (is_merged)

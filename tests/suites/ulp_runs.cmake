@@ -1,0 +1,41 @@
+# The ulp suite's rule runs (suites/ulp.c, "a rule's run"): inputs after a measured one that
+# a rule of the fast path decides are counted, not evaluated.  Each test runs an exhaustive
+# range on the fast path and on the MPFR path (which reports no rule, so every input is
+# measured) and compares the results byte for byte (test_run_result sameref).  The ranges
+# straddle each kind of rule's edge (binary32 gelu: the near-zero rule below 2^-41, SCALED;
+# saturation above 40, SCALED; the deep tail below -60, SAME), the powers of two inside a
+# rule's range (a template must not be one), work items of 2^16 inputs, an approximation
+# measured against the exact function too, and kernels whose outputs differ from the rule's
+# there (measured in full).  Included from tests/CMakeLists.txt after run.cmake.
+
+# runs_test(NAME RC ARGS): ARGS ('|' separated) with --reference fast and --reference mpfr
+function(runs_test name rc args)
+    run_test(runs_${name} ${rc} "${args}|--reference|fast"
+        ARGS2 "${args}|--reference|mpfr" MODE sameref)
+    set_tests_properties(suites_run_runs_${name} PROPERTIES LABELS "cli;sweep")
+endfunction()
+
+set(runs_libm "run|--adapter|libm|--suite|ulp|--exhaustive|--threads|2|--kernel")
+# near-zero: 2^-41 inside [0x1.fffp-42, 0x1.001p-41], both signs (about 4100 inputs each)
+runs_test(near0_pos 0 "${runs_libm}|erfc.f32|--range|0x1.fffp-42:0x1.001p-41")
+runs_test(near0_neg 0 "${runs_libm}|erfc.f32|--range|-0x1.001p-41:-0x1.fffp-42")
+# saturation from 40 on, two work items and the power of two 64 with its neighbours
+runs_test(saturation 0 "${runs_libm}|erfc.f32|--range|39.99:40.3")
+runs_test(saturation_pow2 0 "${runs_libm}|erfc.f32|--range|63.99:64.01")
+# the deep tail from -60 down (outputs -0 throughout), and around -64
+runs_test(tail 0 "${runs_libm}|erfc.f32|--range|-60.3:-59.99")
+runs_test(tail_pow2 0 "${runs_libm}|erfc.f32|--range|-64.01:-63.99")
+# gelu_tanh against itself and against the exact gelu (vs_exact): each has its own rules
+runs_test(tanh_exact_near0 0 "${runs_libm}|tanh.f32|--range|0x1.ffp-42:0x1.01p-41")
+runs_test(tanh_exact_saturation 0 "${runs_libm}|tanh.f32|--range|39.99:40.01")
+runs_test(tanh_exact_tail 0 "${runs_libm}|tanh.f32|--range|-60.01:-59.99")
+# kernels that leave the rule's output: +0 for -0 in the tail (a SAME rule), inf from 2^127
+# on (SCALED), subnormal results flushed near 0 (x/2 subnormal: no template there)
+set(runs_mut "run|--adapter|mutants|--suite|ulp|--exhaustive|--threads|2|--kernel")
+runs_test(pos_zero 1 "${runs_mut}|pos_zero.f32|--range|-60.01:-59.99")
+runs_test(overflow 1 "${runs_mut}|overflow2x.f32|--range|0x1.fffp126:0x1.ffffffp127")
+runs_test(ftz 1 "${runs_mut}|ftz_result.f32|--range|0x1.ffp-126:0x1.01p-125")
+# every binary16 and bfloat16 input (exhaustive by default), and a stratified binary32 sample
+# large enough (about 590 inputs per binade, in random order) for runs after a block of 128
+runs_test(f16 1 "run|--adapter|libm|--suite|ulp|--threads|2|--kernel|erfc.f16|--kernel|tanh.bf16")
+runs_test(f32_stratified 1 "run|--adapter|libm|--suite|ulp|--threads|2|--kernel|erfc.f32|--samples|300000")
