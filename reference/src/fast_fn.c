@@ -149,6 +149,35 @@ static int one_minus(const struct gr_fx *o, dd a, int64_t q, double ea, dd *r, d
     return 1;
 }
 
+/* x Phi(x) for 0 < |x| <= GELU_SERIES_X by its series at 0: Phi(x) - 1/2 = phi(0) (x - x^3/6
+ * + x^5/40 - x^7/336 + ...), so x Phi(x) = x/2 + T, T = phi(0) x^2 P(x^2),
+ * P(t) = 1 - t/6 + t^2/40 - t^3/336 + R, |R| <= t^4/3456 < 2^-91 for t <= 2^-20.
+ * Error: x^2 = two_prod exactly (|x| >= 2^-70 here: no underflow); q = RN(x^2);
+ * P - 1 = q (-1/6 + q (1/40 - q/336)) in double, its terms below 2^-22.5, each operation
+ * and constant and q itself within u (6 of them charged: 6u 2^-22.5 < 2^-72.9), with R:
+ * P = 1 + (P - 1) by fast_two_sum exactly, within 2^-72.8 of the true P >= 1 - 2^-22, so
+ * 2^-72.7 relatively; the two dd_mul and phi(0)'s rounding add 2 DD_EPS + 2^-106: T within
+ * 2^-72.6 relatively.  |T| <= 0.4 x^2 (1 + 2^-20) and |x Phi(x)| >= |x|/2 (1 - 0.8 |x|), so
+ * |T| < 2^-10.3 |x Phi(x)| and T's error is below 2^-82.9 of the result; dd_add_d with the
+ * exact x/2 (x is normal) adds DD_EPS.  Charged: 2^-80.  The general path (exp and the
+ * Mills ratio) costs several times more; this range is 31 binades of binary32 per sign. */
+#define GELU_SERIES_X 0x1p-10
+static enum gr_fx_kind gelu_series(double x, struct gr_fx *o)
+{
+    dd x2 = two_prod(x, x);
+    double q = x2.hi;
+    double pm1 = q * (-1.0 / 6 + q * (1.0 / 40 + q * (-1.0 / 336)));
+    dd t = dd_mul(dd_mul(x2, fast_two_sum(1.0, pm1)), gr_fast_inv_sqrt2pi);
+    return value(o, dd_add_d(t, x * 0.5), 0, 0x1p-80);
+}
+
+/* A bound above sqrt(2 (prec+1) ln2) (5.89 for bfloat16 to 9.85 for binary64): ln2 rounded
+ * up, two roundings and the square root's within 3u, the factor 1 + 2^-40 covers them. */
+static double gelu_sat_x(const struct gr_fx *o)
+{
+    return sqrt(2.0 * (o->prec + 1) * 0x1.62e42fefa39f0p-1) * (1 + 0x1p-40);
+}
+
 /* x Phi(x) */
 static enum gr_fx_kind gelu(double x, struct gr_fx *o)
 {
@@ -156,8 +185,16 @@ static enum gr_fx_kind gelu(double x, struct gr_fx *o)
         return run(o, tiny(o, -1), -INFINITY, -60);
     if (x > 40)
         return run_x(o, x, 0, -1, 40, INFINITY);
+    /* below 40 the same rule where s = Phi(-x) is below 2^-(prec+1) (one_minus below would
+     * find it so and take the same cell): s < phi(x)/x <= e^(-x^2/2) for x >= 0.4 (the Mills
+     * ratio M(x) < 1/x), below 2^-(prec+1) once x^2 > 2 (prec+1) ln2 */
+    double sx = gelu_sat_x(o);
+    if (x > sx) /* (sx, 40]: the open interval up to the double after 40 */
+        return run_x(o, x, 0, -1, sx, 0x1.4000000000001p+5);
     if (fabs(x) < near0(o))
         return x > 0 ? run_x(o, x, -1, 1, 0, near0(o)) : run_x(o, x, -1, -1, -near0(o), 0);
+    if (fabs(x) <= GELU_SERIES_X)
+        return gelu_series(x, o);
     int64_t q;
     dd p = tail_prob(o, fabs(x), &q);
     if (x < 0) /* x Phi(x) = x g M(-x): one dd_mul_d more (2u^2) */

@@ -135,7 +135,9 @@ int main(int argc, char **argv)
         char near0[32];
         snprintf(near0, sizeof near0, "0x1p-%d", d->prec + 17); /* the near-zero rule */
         /* values where a rule starts or stops (fast_fn.c), both signs */
-        const char *edges[] = { "40", "60", "30", "1200", "42.7", "5.4", "8.3", "0.75", near0 };
+        const char *edges[] = { "40",     "60",     "30",     "1200",   "42.7",  "5.4",
+                                "8.3",    "0.75",   near0,    "5.887050112577374", "6.230268221461812",
+                                "7.539102652565192", "9.850919006792836" };
         for (int f = GELUREF_FUNC_FIRST; is_fn(f); f++) {
             enum geluref_func fn = (enum geluref_func)f;
             for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {

@@ -5,6 +5,8 @@
  *   test_ref_fast random DTYPE N SEED [FUNC] N random bit patterns (every binade and both
  *                                            signs alike), every function or FUNC
  *   test_ref_fast file DTYPE FUNC PATH       the inputs of a hard-case file (tests/data)
+ *   test_ref_fast binades DTYPE FUNC E0 E1 N SEED
+ *                                            N random inputs with |x| in [2^E0, 2^E1)
  * Exit 0 when both paths agree everywhere and the fast path decided most inputs of the
  * functions it serves (so a fast path that silently gives up everywhere fails too). */
 #include <inttypes.h>
@@ -111,6 +113,25 @@ int main(int argc, char **argv)
         return rc;
     }
     enum geluref_func fn;
+    if (argc == 8 && strcmp(argv[1], "binades") == 0 &&
+        geluref_dtype_from_name(argv[2], &dt) == 0 && geluref_func_from_name(argv[3], &fn) == 0) {
+        /* N random inputs with |x| in [2^E0, 2^E1), every binade alike, both signs */
+        long e0 = strtol(argv[4], NULL, 10), e1 = strtol(argv[5], NULL, 10);
+        uint64_t n = strtoull(argv[6], NULL, 10);
+        const struct geluref_dtype_info *d = geluref_dtype_info(dt);
+        if (e0 >= e1 || e0 < d->emin || e1 > d->emax + 1)
+            return 2;
+        rng_state = strtoull(argv[7], NULL, 10);
+        struct tally t = { 0 };
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t r = next64();
+            uint64_t field = (uint64_t)(e0 + (long)(r % (uint64_t)(e1 - e0)) + d->emax);
+            uint64_t mant = next64() & (((uint64_t)1 << (d->prec - 1)) - 1);
+            uint64_t sign = (r >> 63) << (d->bits - 1);
+            check(fn, dt, sign | field << (d->prec - 1) | mant, &t);
+        }
+        return report(fn, dt, &t);
+    }
     if (argc == 5 && strcmp(argv[1], "file") == 0 && geluref_dtype_from_name(argv[2], &dt) == 0
         && geluref_func_from_name(argv[3], &fn) == 0) {
         FILE *fp = fopen(argv[4], "r");
@@ -136,6 +157,7 @@ int main(int argc, char **argv)
         report(fn, dt, &t);
         return rc;
     }
-    fprintf(stderr, "usage: test_ref_fast all16 | random DTYPE N SEED [FUNC] | file DTYPE FUNC PATH\n");
+    fprintf(stderr, "usage: test_ref_fast all16 | random DTYPE N SEED [FUNC] | file DTYPE FUNC PATH | "
+                    "binades DTYPE FUNC E0 E1 N SEED\n");
     return 2;
 }

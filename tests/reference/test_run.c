@@ -197,7 +197,10 @@ int main(int argc, char **argv)
     inf_mag = (((uint64_t)1 << di->exp_bits) - 1) << (di->prec - 1);
     /* the values where rules start or stop (fast_fn.c), both signs, and the near-zero
      * threshold 2^-(prec+1) */
-    double edges[] = { 40, 60, 30, 1200, 42.7, 30.2, 0x1p-1 };
+    double edges[] = { 40, 60, 30, 1200, 42.7, 30.2, 0x1p-1,
+                       /* gelu's saturation from sqrt(2 (p + 17) ln2) on */
+                       5.887050112577374, 6.230268221461812, 7.539102652565192,
+                       9.850919006792836 };
     for (int f = GELUREF_FUNC_FIRST; f <= GELUREF_GELU_GRAD2; f++) {
         enum geluref_func fn = (enum geluref_func)f;
         for (size_t e = 0; e < sizeof edges / sizeof edges[0] + 1; e++) {

@@ -3,7 +3,7 @@
 # range on the fast path and on the MPFR path (which reports no rule, so every input is
 # measured) and compares the results byte for byte (test_run_result sameref).  The ranges
 # straddle each kind of rule's edge (binary32 gelu: the near-zero rule below 2^-41, SCALED;
-# saturation above 40, SCALED; the deep tail below -60, SAME), the powers of two inside a
+# saturation above 7.54 and above 40, SCALED; the deep tail below -60, SAME), the powers of two inside a
 # rule's range (a template must not be one), work items of 2^16 inputs, an approximation
 # measured against the exact function too, and kernels whose outputs differ from the rule's
 # there (measured in full).  Included from tests/CMakeLists.txt after run.cmake.
@@ -21,6 +21,8 @@ runs_test(near0_pos 0 "${runs_libm}|erfc.f32|--range|0x1.fffp-42:0x1.001p-41")
 runs_test(near0_neg 0 "${runs_libm}|erfc.f32|--range|-0x1.001p-41:-0x1.fffp-42")
 # saturation from 40 on, two work items and the power of two 64 with its neighbours
 runs_test(saturation 0 "${runs_libm}|erfc.f32|--range|39.99:40.3")
+# where binary32's saturation rule starts, sqrt(2 (p + 17) ln2) = 7.5391 (fast_fn.c)
+runs_test(saturation_start 0 "${runs_libm}|erfc.f32|--range|7.538:7.5402")
 runs_test(saturation_pow2 0 "${runs_libm}|erfc.f32|--range|63.99:64.01")
 # the deep tail from -60 down (outputs -0 throughout), and around -64
 runs_test(tail 0 "${runs_libm}|erfc.f32|--range|-60.3:-59.99")
