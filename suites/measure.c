@@ -98,7 +98,7 @@ enum geluref_status gs_ref_eval(struct gs_ref *r, enum geluref_func f, enum gelu
 
 /* x 2^k as ldexp gives it: one multiplication by an exact power of two when 2^k is a normal
  * double (correctly rounded, as ldexp is), else ldexp itself. */
-static double pow2_scale(double x, int64_t k)
+static inline double pow2_scale(double x, int64_t k)
 {
     if (k >= -1022 && k <= 1023) {
         union {
@@ -111,7 +111,7 @@ static double pow2_scale(double x, int64_t k)
 }
 
 /* |y 2^-k - V 2^-k| for V = (ch + cl) 2^q (see the header), in double. */
-static double scaled_diff(double y, double ch, double cl, int64_t q, int64_t k)
+static inline double scaled_diff(double y, double ch, double cl, int64_t q, int64_t k)
 {
     double ys = pow2_scale(y, -k);
     double a = pow2_scale(ch, q - k);
@@ -129,7 +129,7 @@ static double scaled_diff(double y, double ch, double cl, int64_t q, int64_t k)
 
 /* ulp, abs_err and rel_err of a finite y against a finite f(x) (DESIGN.md section 4):
  * ulp(v) = 2^(max(e, emin) - p + 1), |v| in [2^e, 2^(e+1)), ulp(0) = the smallest subnormal. */
-static void errors(const struct geluref_odd *o, const struct geluref_dtype_info *d, double y,
+static inline void errors(const struct geluref_odd *o, const struct geluref_dtype_info *d, double y,
                    struct gs_meas *m)
 {
     int64_t ulp0 = (int64_t)d->emin - d->prec + 1;
@@ -238,6 +238,28 @@ static inline double value_of(enum geluref_dtype dt, uint64_t y)
     return gs_to_double(dt, y);
 }
 
+/* measure_odd for a correctly rounded finite output of a dtype whose p + 16 bits fit a double
+ * (every dtype but binary64): y = RN(f(x)), f(x) finite and RN(f(x)) not infinite.  Then y is
+ * RD(f) or RU(f) (round_into gives RN as one of them), so faithful, cr_distance 0 and no
+ * defect; the errors as measure_odd computes them.  The same fields measure_odd sets
+ * (tests/suites/test_ulp_measure_n.c compares them). */
+static inline void measure_cr_narrow(const struct geluref_odd *o,
+                                     const struct geluref_dtype_info *d, const struct lay *l,
+                                     enum geluref_dtype dt, uint64_t x, uint64_t y,
+                                     struct gs_meas *m)
+{
+    m->x = x;
+    m->got = y;
+    m->want = y;
+    m->want_class = class_of(l, y);
+    m->cr = 1;
+    m->exact = o->rd == o->ru;
+    m->faithful = 1;
+    m->cr_distance = 0;
+    errors(o, d, value_of(dt, y), m);
+    m->defect = GS_K_NONE;
+}
+
 /* The measurement of output y (masked) for input x (masked) against f(x) = o. */
 static inline void measure_odd(const struct geluref_odd *o, const struct geluref_dtype_info *d,
                                const struct lay *l, enum geluref_dtype dt, uint64_t x,
@@ -331,6 +353,7 @@ enum geluref_status gs_measure_n(struct gs_ref *r, enum geluref_func f, enum gel
         return GELUREF_E_INVALID;
     }
     struct lay l = lay_of(d);
+    int narrow = d->prec + 16 <= 53; /* the p + 16-bit values fit a double (errors()) */
     struct geluref_odd o[MEASURE_BLOCK];
     uint64_t xb[MEASURE_BLOCK];
     for (size_t i = 0; i < n; i += MEASURE_BLOCK) {
@@ -348,6 +371,9 @@ enum geluref_status gs_measure_n(struct gs_ref *r, enum geluref_func f, enum gel
             if (same) {
                 m[i + j] = m[i + j - 1];
                 m[i + j].x = xb[j];
+            } else if (narrow && o[j].kind == GELUREF_ODD_FINITE && yj == o[j].rn &&
+                       mag_of(&l, yj) < l.exp_mask) {
+                measure_cr_narrow(&o[j], d, &l, dt, xb[j], yj, &m[i + j]);
             } else {
                 measure_odd(&o[j], d, &l, dt, xb[j], yj, &m[i + j]);
             }

@@ -224,8 +224,9 @@ static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, 
         if ((x & ~u->sh.sign) < u->sh.inf_mag)
             gs_errstat_add(&a->bin[bin], m);
     }
+    /* a correctly rounded output (defect none) passes every policy (gs_policy_judge) */
     if (!(again && p->pass))
-        p->pass = gs_ut_judge_meas(c, m, &a->f, "ulp");
+        p->pass = m->defect == GS_K_NONE || gs_ut_judge_meas(c, m, &a->f, "ulp");
     p->x = x;
     p->rg = rg;
     p->bin = bin;

@@ -50,7 +50,14 @@ struct gr_fx {
                               x 2^run_k on the side run_dir (cell_k in fast_fn.c), a result
                               that depends on x only through that */
     int run_k, run_dir;
+    int tier;              /* 1: a GR_FX_VALUE of the double tier (gelu, prec <= 40), whose
+                              wider bound may not decide: then the caller evaluates again with
+                              GR_FX_NO_DOUBLE (odd.c fast()) */
+    int no_double;         /* set from GR_FX_NO_DOUBLE: the double tier is not tried */
 };
+
+/* Or'ed into the precision passed to the evaluator: skip the double tier. */
+#define GR_FX_NO_DOUBLE 0x10000
 
 /* |f| below 2^tiny_log2(dtype) changes no measurement (geluref.h, GELUREF_ODD_TINY). */
 int gr_tiny_log2(enum geluref_dtype dt);

@@ -171,7 +171,35 @@ static enum gr_fx_kind gelu_series(double x, struct gr_fx *o)
     return value(o, dd_add_d(t, x * 0.5), 0, 0x1p-80);
 }
 
-/* A bound above sqrt(2 (prec+1) ln2) (5.89 for bfloat16 to 9.85 for binary64): ln2 rounded
+/* The double tier of gelu, for results of at most GR_LIGHT_PREC = 40 bits (binary32 and
+ * narrower) and GELU_SERIES_X < |x|, -60 <= x <= the saturation bound: x Phi(x) in double with
+ * a relative error below 2^-49 = 16u (u = 2^-53):
+ *  p = e^(-z^2/2) / sqrt(2 pi) M(z) 2^q, z = |x|: z^2/2 exactly (two_prod, halved), e^(-y)
+ *  within 3.1u (fast_phi.h), the constant's hi part and the product u each: 5.1u; M(z) within
+ *  3.7u and the product u: p within 9.8u (second-order terms < 2^-90).
+ *  x < 0: x Phi(x) = x p 2^-q: one more product, 10.8u.
+ *  x > 0: x (1 - s), s = p 2^-q = Phi(-z) <= 1/2 scaled exactly (z < 10: q < 50), so s's
+ *  error 9.8u s is at most 9.8u (1 - s); the subtraction and the product u each: 11.8u.
+ * About three times cheaper than the light double-double path; where its wider bound does not
+ * decide the rounding (about one input in a hundred), odd.c fast() evaluates again without
+ * it (GR_FX_NO_DOUBLE). */
+#define GELU_DOUBLE_REL 0x1p-49
+static enum gr_fx_kind gelu_double(double x, struct gr_fx *o)
+{
+    double z = fabs(x);
+    dd y = two_prod(z, z);
+    y = dd_make(y.hi * 0.5, y.lo * 0.5);
+    int64_t q;
+    double p = gr_fast_exp_neg_d(y, &q) * gr_fast_inv_sqrt2pi.hi * gr_fast_mills_d(z);
+    double m = x < 0 ? p * x : (1 - dd_ldexp(p, (int)-q)) * x;
+    o->m = dd_make(m, 0);
+    o->e = x < 0 ? -q : 0;
+    o->err = GELU_DOUBLE_REL * fabs(m) * (1 + 0x1p-40);
+    o->tier = 1;
+    return o->kind = GR_FX_VALUE;
+}
+
+/* A bound above sqrt(2 (prec+1) ln2) (5.89 for bfloat16, prec = 24, to 9.85 for binary64): ln2 rounded
  * up, two roundings and the square root's within 3u, the factor 1 + 2^-40 covers them. */
 static double gelu_sat_x(const struct gr_fx *o)
 {
@@ -188,13 +216,17 @@ static enum gr_fx_kind gelu(double x, struct gr_fx *o)
     /* below 40 the same rule where s = Phi(-x) is below 2^-(prec+1) (one_minus below would
      * find it so and take the same cell): s < phi(x)/x <= e^(-x^2/2) for x >= 0.4 (the Mills
      * ratio M(x) < 1/x), below 2^-(prec+1) once x^2 > 2 (prec+1) ln2 */
-    double sx = gelu_sat_x(o);
-    if (x > sx) /* (sx, 40]: the open interval up to the double after 40 */
-        return run_x(o, x, 0, -1, sx, 0x1.4000000000001p+5);
+    if (x > 5.8) { /* below every precision's bound: the square root only up here */
+        double sx = gelu_sat_x(o);
+        if (x > sx) /* (sx, 40]: the open interval up to the double after 40 */
+            return run_x(o, x, 0, -1, sx, 0x1.4000000000001p+5);
+    }
     if (fabs(x) < near0(o))
         return x > 0 ? run_x(o, x, -1, 1, 0, near0(o)) : run_x(o, x, -1, -1, -near0(o), 0);
     if (fabs(x) <= GELU_SERIES_X)
         return gelu_series(x, o);
+    if (light(o) && !o->no_double)
+        return gelu_double(x, o);
     int64_t q;
     dd p = tail_prob(o, fabs(x), &q);
     if (x < 0) /* x Phi(x) = x g M(-x): one dd_mul_d more (2u^2) */
@@ -480,6 +512,9 @@ static enum gr_fx_kind gelu_tanh_grad(double x, struct gr_fx *o)
 enum gr_fx_kind GR_FAST_ENTRY(enum geluref_func f, double x, int prec, struct gr_fx *out)
 {
     out->kind = GR_FX_NONE;
+    out->no_double = (prec & GR_FX_NO_DOUBLE) != 0;
+    out->tier = 0;
+    prec &= ~GR_FX_NO_DOUBLE;
     out->prec = prec;
     out->run_lo = 1; /* no run unless a rule sets one */
     out->run_hi = 0;

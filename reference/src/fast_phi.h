@@ -105,6 +105,54 @@ static inline dd gr_fast_mills_light(dd z)
     return dd_add(dd_mul(s, t), dd_make(mh[0], ml[0]));
 }
 
+/* ---- the double tier: e^(-y) and M(z) in double, for results of at most 40 bits ----
+ * (fast_fn.c gelu_double: about 2^-49 in all, against 2^-66 of the light variants; where
+ * that does not decide, the light variants do.)  u = 2^-53. */
+
+/* e^(-y) = m 2^-q for y = y.hi + y.lo in [0, 2048], relative error < 3.1u:
+ *  r = y - N ln2/1024 as in gr_fast_exp_reduce, but in double: a = y.hi - N L1 and N L2 are
+ *  exact, then three additions (a - N L2, + y.lo, - N L3) round by u |r| 1.01 each, with
+ *  |r| < 2^-11.4; N L3 < 2^22 2^-72 rounds by < 2^-102; L1 + L2 + L3 misses ln2/1024 by
+ *  < 2^-126, times N: the computed r is within 2^-62.7 of the true one, which moves e^(-r)
+ *  by a relative 2^-62.7 (1 + 2^-11).
+ *  e^(-r) = 1 + s (1 + s (1/2 + s (1/6 + s (1/24 + s/120)))), s = -r: truncation
+ *  < |s|^6/720 1.01 < 2^-78; the last addition rounds by u, the rest (|s T| < 2^-11.3, each
+ *  of its operations and coefficients within u, at most 3u of it) by < 2^-62.
+ *  Times the table's 2^(-j/1024) rounded to double (u) and the product's rounding (u): in
+ *  all < (1 + 2^-8.9 + 1 + 1 + 2^-9.7) u < 3.1u. */
+static inline double gr_fast_exp_neg_d(dd y, int64_t *q)
+{
+    double nd = nearbyint(y.hi * INV_LN2_1024);
+    double r = ((y.hi - nd * gr_fast_ln2_1) - nd * gr_fast_ln2_2 + y.lo) - nd * gr_fast_ln2_3;
+    double s = -r;
+    double t = GR_MULADD(s, 0x1.1111111111111p-7, 0x1.5555555555555p-5); /* 1/120, 1/24 */
+    t = GR_MULADD(t, s, 0x1.5555555555555p-3);                           /* 1/6 */
+    t = GR_MULADD(t, s, 0.5);
+    t = GR_MULADD(t, s, 1.0);
+    double e = GR_MULADD(t, s, 1.0);
+    int64_t n = (int64_t)nd;
+    *q = n >> 10;
+    return e * gr_fast_exp2[n & 1023].hi;
+}
+
+/* M(z) for z in [0, 60.4] (a double: t = z - i/32 is exact), relative error < 3.7u: the 11
+ * terms of the light variant (remainder <= 2^-72 M, generator) with every coefficient rounded
+ * to double (its hi part, within u), by Horner in double.  a_k t^k passes through its own
+ * rounding and k steps of at most two roundings each: (2k + 1) u 1.01; the generator checks
+ * sum_{k>=1} |a_k t^k| <= 2^-4 M, so the terms k >= 1 cost < 21.3u 2^-4 M < 1.4u M; a_0 <=
+ * (1 + 2^-4) M costs its rounding and the last addition's, 2u (1 + 2^-4) 1.01 < 2.2u M. */
+static inline double gr_fast_mills_d(double z)
+{
+    int i = (int)nearbyint(z * 32.0);
+    double t = z - i * 0x1p-5;
+    const double *mh = gr_fast_mh[i], *mt = gr_fast_mt[i];
+    double s = GR_MULADD(mt[2], t, mt[1]);
+    s = GR_MULADD(s, t, mt[0]);
+    for (int k = 7; k >= 0; k--)
+        s = GR_MULADD(s, t, mh[k]);
+    return s;
+}
+
 static inline dd gr_fast_mills(dd z)
 {
     int i = (int)nearbyint(z.hi * 32.0);

@@ -151,17 +151,24 @@ static int decide(const struct gr_fx *fx, int prec, int *neg, u128 *c, int64_t *
         r *= 2;
         sh++;
     }
-    double fl = floor(h);
+    /* floor(h): h > 0 and below 2^63 for prec <= 62, where truncating to int64_t is floor
+     * (two instructions; floor() is a sequence of them without SSE4.1) */
+    double fl = prec <= 62 ? (double)(int64_t)h : floor(h);
     double frac = (h - fl) + l;
-    double fl2 = floor(frac);
+    double fl2 = frac >= 0 && frac < 1 ? 0 : floor(frac);
     frac -= fl2;
     if (!(frac - r > 0x1p-50 && frac + r < 1 - 0x1p-50))
         return 0;
-    i128 ci;
-    if (prec <= 62) /* fl < 2^62: exact in int64_t */
-        ci = (i128)((int64_t)fl + (int64_t)fl2);
-    else /* prec = 69: h is a multiple of 2^16 */
-        ci = ((i128)(int64_t)(fl * 0x1p-16) << 16) + (int64_t)fl2;
+    if (prec <= 62) { /* fl < 2^62: exact in int64_t */
+        int64_t c64 = (int64_t)fl + (int64_t)fl2;
+        if (c64 < (int64_t)1 << (prec - 1) || c64 >= (int64_t)1 << prec)
+            return 0;
+        *c = (u128)(uint64_t)(c64 | 1);
+        *q = fx->e - sh;
+        return 1;
+    }
+    /* prec = 69: h is a multiple of 2^16 */
+    i128 ci = ((i128)(int64_t)(fl * 0x1p-16) << 16) + (int64_t)fl2;
     if (ci < (i128)1 << (prec - 1) || ci >= (i128)1 << prec)
         return 0;
     *c = (u128)ci | 1;
@@ -195,7 +202,7 @@ static void decide_cell(const struct gr_fx *fx, int prec, int *neg, u128 *c, int
 /* The fast path; returns 0 with *o set, or -1 when the MPFR path must decide. */
 /* The value C 2^Q decided (odd C of prec bits) into *o: TINY below 2^tiny, else rounded
  * into the dtype; -1 beyond the largest binade (the MPFR path decides). */
-static int finish(const struct geluref_dtype_info *d, int prec, int tiny, int neg, u128 c,
+static inline int finish(const struct geluref_dtype_info *d, int prec, int tiny, int neg, u128 c,
                   int64_t q, struct geluref_odd *o)
 {
     if (q + prec <= tiny) {
@@ -211,6 +218,9 @@ static int finish(const struct geluref_dtype_info *d, int prec, int tiny, int ne
     return 0;
 }
 
+static int fast_decide(const struct geluref_dtype_info *d, int prec, int tiny,
+                       enum gr_fx_kind k, const struct gr_fx *fx, struct geluref_odd *o);
+
 /* *o depends on fx alone (x only through fx), which is what lets geluref_eval_odd_n copy
  * the result of a run (gr_fx.run_lo).  fx_out (may be NULL) gets fx. */
 static int fast(gr_fast_fn eval, enum geluref_func f, const struct geluref_dtype_info *d,
@@ -220,28 +230,40 @@ static int fast(gr_fast_fn eval, enum geluref_func f, const struct geluref_dtype
     double xd = to_double(dt, x);
     struct gr_fx local, *fxp = fx_out ? fx_out : &local;
     enum gr_fx_kind k = eval(f, xd, prec, fxp);
-    const struct gr_fx fx = *fxp;
+    int r = fast_decide(d, prec, tiny, k, fxp, o);
+    /* the double tier's bound did not decide: the double-double evaluation may */
+    if (r != 0 && fxp->tier)
+        r = fast_decide(d, prec, tiny, eval(f, xd, prec | GR_FX_NO_DOUBLE, fxp), fxp, o);
+    return r;
+}
+
+/* The rest of fast(): fx (of kind k) decided into *o, or -1.  fx is read in place: a copy of
+ * the whole struct, just written field by field, costs a stall per 16-byte load (store
+ * forwarding). */
+static int fast_decide(const struct geluref_dtype_info *d, int prec, int tiny,
+                       enum gr_fx_kind k, const struct gr_fx *fx, struct geluref_odd *o)
+{
     if (k == GR_FX_NONE)
         return -1;
     o->prec = prec;
     o->exact = 0;
     o->exp = 0;
     if (k == GR_FX_TINY) {
-        set_tiny(d, fx.m.hi < 0, o);
+        set_tiny(d, fx->m.hi < 0, o);
         return 0;
     }
     /* the whole enclosure below 2^tiny: |f| < |m.hi| (1 + 2^-50) 2^e < 2^(ex + e) */
-    int ex = dd_frexp_exp(fx.m.hi);
-    if (fx.err < 0x1p-60 * fabs(fx.m.hi) && (int64_t)ex + fx.e < tiny) {
-        set_tiny(d, fx.m.hi < 0, o);
+    int ex = dd_frexp_exp(fx->m.hi);
+    if (fx->err < 0x1p-60 * fabs(fx->m.hi) && (int64_t)ex + fx->e < tiny) {
+        set_tiny(d, fx->m.hi < 0, o);
         return 0;
     }
     int neg;
     u128 c;
     int64_t q;
     if (k == GR_FX_CELL)
-        decide_cell(&fx, prec, &neg, &c, &q);
-    else if (!decide(&fx, prec, &neg, &c, &q))
+        decide_cell(fx, prec, &neg, &c, &q);
+    else if (!decide(fx, prec, &neg, &c, &q))
         return -1;
     return finish(d, prec, tiny, neg, c, q, o);
 }
