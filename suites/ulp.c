@@ -272,7 +272,7 @@ static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, 
 struct ulp_tmpl {
     double lo, hi;            /* x' values in (lo, hi) and in [rlo, rhi) (x_t's region) */
     double rlo, rhi;
-    uint64_t x, key, key_mask; /* x_t; its sign and exponent field, which x' must share */
+    uint64_t x, xmax;         /* x_t, and the last pattern of its binade the run covers */
     int scaled;               /* SCALED: the expected output is x' + add; SAME: y */
     uint64_t add, y, width;
     struct gs_meas m, mx;     /* x_t's measurements (mx: against the exact function) */
@@ -332,9 +332,20 @@ static int tmpl_at(struct ulp_run *u, unsigned t, uint64_t x, uint64_t y, struct
     }
     region_bounds(rg, &tp->rlo, &tp->rhi);
     tp->x = x;
-    tp->key_mask = s->sign | (((uint64_t)s->n_fields) << s->mant);
-    tp->key = x & tp->key_mask;
     tp->width = width;
+    /* the last pattern of x's binade (same sign and exponent field; values monotone in the
+     * bits there) whose value still lies in the rule's interval and x's region: x' in
+     * (x, xmax] is covered.  The interval is convex and holds x, so bisect. */
+    uint64_t lo = x, hi = x | mant_mask;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo + 1) / 2;
+        double v = value_of_x(c->dt, mid);
+        if (tp->lo < v && v < tp->hi && v >= tp->rlo && v < tp->rhi)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    tp->xmax = lo;
     return 1;
 }
 
@@ -345,31 +356,34 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
                         const struct ulp_tmpl *tp, size_t i, size_t n, struct ulp_prev *p)
 {
     struct gs_ctx *c = u->c;
-    uint64_t counted = 0;
     enum gs_region rg = region_of(c->dt, tp->x);
+    /* the stretch [i, e): inputs above x_t up to the last one the run covers (sweep inputs
+     * and kernel outputs are clean dtype bits, gs_ut_bits and load_batch) */
+    size_t e = i;
+    while (e < n && a->x[e] > tp->x && a->x[e] <= tp->xmax)
+        e++;
+    uint64_t counted = 0;
+    if (tp->scaled)
+        for (size_t q = i; q < e; q++)
+            counted += a->y[q] == ((a->x[q] + tp->add) & tp->width);
+    else
+        for (size_t q = i; q < e; q++)
+            counted += a->y[q] == tp->y;
+    /* other outputs: measured in full, except that under a SAME rule the output of the last
+     * one measured here has that one's measurement (rep, as gs_measure_n) */
     struct gs_meas last;
     int have_last = 0;
-    for (; i < n; i++) {
-        uint64_t x = a->x[i] & tp->width;
-        if (x <= tp->x || (x & tp->key_mask) != tp->key)
-            break;
-        double v = value_of_x(c->dt, x);
-        if (!(tp->lo < v && v < tp->hi && v >= tp->rlo && v < tp->rhi))
-            break;
-        uint64_t want = tp->scaled ? (x + tp->add) & tp->width : tp->y;
-        if ((a->y[i] & tp->width) == want) {
-            counted++;
+    for (size_t q = i; counted < e - i && q < e; q++) {
+        uint64_t x = a->x[q];
+        if (a->y[q] == (tp->scaled ? (x + tp->add) & tp->width : tp->y))
             continue;
-        }
-        /* another output: measured in full, except that under a SAME rule the output of
-         * the last one measured here has that one's measurement (rep, as gs_measure_n) */
         struct gs_meas m;
-        int rep = !tp->scaled && have_last && (a->y[i] & tp->width) == last.got;
+        int rep = !tp->scaled && have_last && a->y[q] == last.got;
         if (rep) {
             m = last;
             m.x = x;
         } else {
-            enum geluref_status st = gs_measure(c->ref[t], c->func, c->dt, x, a->y[i], &m);
+            enum geluref_status st = gs_measure(c->ref[t], c->func, c->dt, x, a->y[q], &m);
             if (st != GELUREF_OK) {
                 gs_ut_internal(c, "ulp", x, st);
                 return (size_t)-1;
@@ -377,7 +391,7 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
             last = m;
             have_last = 1;
         }
-        if (account(u, a, t, 1, i, &m, rep, p) != 0)
+        if (account(u, a, t, 1, q, &m, rep, p) != 0)
             return (size_t)-1;
     }
     if (counted) {
@@ -387,7 +401,7 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
         gs_ref_add_run_inputs(c->ref[t], counted);
     }
     p->rg = GS_R_NONE; /* the next input is not a repeat of one counted here */
-    return i;
+    return e;
 }
 
 /* Blocks measured in full after a block whose last input starts no run, before the next try
