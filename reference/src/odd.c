@@ -465,6 +465,62 @@ enum geluref_status geluref_eval_odd_run(enum geluref_func f, enum geluref_dtype
     return eval_odd(f, dt, x, path, cfg, stats, out, run);
 }
 
+/* ---- a batch lane: binary32 gelu by its series near 0 ----
+ * gelu at 2^-41 <= |x| <= 2^-10 in binary32 (31 binades of each sign: an eighth of all
+ * inputs) is x/2 + T, T = phi(0) x^2 P(x^2) (fast_fn.c gelu_series).  Here the rounding to odd
+ * at 40 bits is decided in integers, without the general enclosure: h = x/2 is exact, with
+ * |h| in [2^E, 2^(E+1)) and 40-bit significand H (a multiple of 2^16); in units U = 2^(E-39)
+ * of the 40-bit cells of that binade |f|/U = |H| + D or |H| - D, D = T/U exactly scaled.
+ * T in double: q = RN(x^2), P = 1 + q (-1/6 + q (1/40 - q/336)) (terms below 2^-22.5, so
+ * within 1.001u of the series, whose remainder is below 2^-91), times RN(phi(0)) and q: two
+ * products and three roundings of inputs, T within 5.01u < 2^-50.6 relatively.  |x| < 2^(E+2)
+ * bounds |D| <= 0.4 x^2/U < 0.4 2^(E+43) <= 2^30.7 (E <= -11), so D errs by < 2^-19.9: with
+ * D's fraction in [2^-19, 1 - 2^-19] the cell holding |f| is the one holding |H| +- D, and
+ * its odd end is the value.  Otherwise, or when the cell leaves the binade, the general path
+ * decides (geluref_eval_odd, which evaluates the series in double-double).  The result is the
+ * same either way: the rounding to odd of f(x) is unique.  tests/reference/test_batch.c
+ * compares batches (this lane) with single calls (the general path), every field and
+ * counter. */
+static int lane_gelu_series_f32(double xd, struct geluref_odd *o)
+{
+    double ax = fabs(xd);
+    if (!(ax >= 0x1p-41 && ax <= 0x1p-10))
+        return -1;
+    double h = xd * 0.5, q = xd * xd;
+    double pm = 1.0 + q * (-1.0 / 6 + q * (1.0 / 40 + q * (-1.0 / 336)));
+    double t = gr_fast_inv_sqrt2pi.hi * q * pm;
+    uint64_t hb;
+    memcpy(&hb, &h, sizeof hb);
+    int e = (int)((hb >> 52) & 0x7ff) - 1023; /* h normal: |x| >= 2^-41 */
+    int64_t hh = (int64_t)((hb & (((uint64_t)1 << 52) - 1)) | ((uint64_t)1 << 52)) >> 13;
+    double dv = dd_ldexp(t, 39 - e); /* exact: t is far from both ends of the range */
+    int64_t fl = (int64_t)dv;        /* floor: 0 < dv < 2^31 */
+    double fr = dv - (double)fl;
+    if (!(fr >= 0x1p-19 && fr <= 1 - 0x1p-19))
+        return -1;
+    int neg = xd < 0;
+    /* the lower end of the cell: |H| + fl (x > 0) or |H| - fl - 1 (x < 0), in [2^39, 2^40) */
+    int64_t lo_end = neg ? hh - fl - 1 : hh + fl;
+    if (lo_end < ((int64_t)1 << 39) || lo_end >= ((int64_t)1 << 40))
+        return -1;
+    uint64_t c = (uint64_t)lo_end | 1;
+    o->kind = GELUREF_ODD_FINITE;
+    o->neg = neg;
+    o->sig_hi = 0;
+    o->sig_lo = c;
+    o->exp = e - 39;
+    o->prec = 40;
+    o->exact = 0;
+    /* into binary32 (normal: |f| >= 2^-42): the 24 bits above 16 more, C odd so never a tie;
+     * round_into's bits */
+    uint64_t lo = ((uint64_t)(e + 126) << 23) + (c >> 16), hi = lo + 1;
+    uint64_t sign = neg ? (uint64_t)1 << 31 : 0;
+    o->rn = sign | (lo + ((c & 0xffff) > 0x8000));
+    o->rd = sign | (neg ? hi : lo);
+    o->ru = sign | (neg ? lo : hi);
+    return 0;
+}
+
 enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype dt,
                                        const uint64_t *x, size_t n, enum geluref_path path,
                                        const struct geluref_config *cfg,
@@ -481,6 +537,7 @@ enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype d
     uint64_t mask = d->bits == 64 ? ~(uint64_t)0 : ((uint64_t)1 << d->bits) - 1;
     uint64_t inf = (((uint64_t)1 << d->exp_bits) - 1) << (d->prec - 1);
     int try_fast = path == GELUREF_PATH_FAST && f != GELUREF_GELU_SCALED;
+    int lane_series = try_fast && f == GELUREF_GELU && dt == GELUREF_F32;
     uint64_t n_fast = 0;
     enum geluref_status st = GELUREF_OK;
     /* the last run (gr_fx.run_lo): the interval of x and the result every x in it gets */
@@ -507,6 +564,10 @@ enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum geluref_dtype d
                     n_fast++;
                     continue;
                 }
+            }
+            if (lane_series && lane_gelu_series_f32(xd, &out[i]) == 0) {
+                n_fast++;
+                continue;
             }
             struct gr_fx fx;
             if (fast(eval, f, d, dt, xi, &out[i], &fx) == 0) {

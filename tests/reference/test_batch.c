@@ -4,7 +4,8 @@
  *   test_ref_batch all16 LEN                 every f16 and bf16 input of every function, in
  *                                            batches of LEN
  *   test_ref_batch runs DTYPE RUNS LEN SEED  RUNS runs of LEN consecutive patterns from random
- *                                            starts, and runs across each rule's boundaries
+ *                                            starts, RUNS more in 2^-41 <= |x| < 2^-9 (binary32
+ *                                            gelu's series lane), runs across each rule's boundaries
  *                                            (the saturation and deep-tail thresholds, 0, the
  *                                            near-zero threshold 2^-(p+17), +-inf and NaN), every
  *                                            function; a few runs on the MPFR path and of
@@ -137,7 +138,7 @@ int main(int argc, char **argv)
         /* values where a rule starts or stops (fast_fn.c), both signs */
         const char *edges[] = { "40",     "60",     "30",     "1200",   "42.7",  "5.4",
                                 "8.3",    "0.75",   near0,    "5.887050112577374", "6.230268221461812",
-                                "7.539102652565192", "9.850919006792836" };
+                                "7.539102652565192", "9.850919006792836", "0x1p-10" };
         for (int f = GELUREF_FUNC_FIRST; is_fn(f); f++) {
             enum geluref_func fn = (enum geluref_func)f;
             for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
@@ -153,6 +154,14 @@ int main(int argc, char **argv)
             run_from(fn, dt, (inf | sign) - len / 2, len, GELUREF_PATH_FAST);
             for (uint64_t r = 0; r < runs; r++)
                 run_from(fn, dt, next64(), len, GELUREF_PATH_FAST);
+            /* as many again in 2^-41 <= |x| < 2^-9 (where it is a normal range): gelu's
+             * series near 0, which batches of binary32 decide in a lane of their own */
+            for (uint64_t r = 0; r < runs && d->emin <= -41; r++) {
+                uint64_t field = (uint64_t)(-41 + (int)(next64() % 32) + d->emax);
+                uint64_t mant = next64() & (((uint64_t)1 << (d->prec - 1)) - 1);
+                run_from(fn, dt, (r & 1 ? sign : 0) | field << (d->prec - 1) | mant, len,
+                         GELUREF_PATH_FAST);
+            }
             /* the MPFR path (slow: a short run) */
             run_from(fn, dt, next64(), len < 16 ? len : 16, GELUREF_PATH_MPFR);
         }
