@@ -3,7 +3,8 @@
  *   exhaustive  the ulp suite over every binary32 input of the kernel, 1 and 2 threads; the
  *               kernel alone over the same inputs in the same chunks, 1 and 2 threads
  *               (gs_ut_eval, the suites' own batch call); the ratios; the share of reference
- *               values the fast path left to MPFR; peak memory.
+ *               values the fast path left to MPFR and of inputs counted in a rule's run
+ *               (suites/ulp.c); peak memory.
  *   default32   all six suites on the kernel with the ulp sweep raised to 2^24 inputs.
  *   small       all six suites on an f16 and a bf16 kernel (every input).
  *   f64         the ulp suite's default f64 sample set of an f64 gelu kernel: reference values
@@ -25,6 +26,7 @@
 #include <unistd.h>
 
 #include "adapter.h"
+#include "measure_hp.h" /* gs_ref_run_inputs */
 #include "suites.h"
 #include "ulp_util.h"
 
@@ -62,6 +64,7 @@ struct figure {
      * which cpu_s and rss_mib, this process's own, leave out */
     double worker_cpu_s, worker_rss_mib;
     uint64_t points, fast, fast_miss, ref_calls;
+    uint64_t run_inputs; /* inputs the ulp suite counted in a rule's run (no reference call) */
     int ok;
 };
 
@@ -202,6 +205,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
         f->fast += s->fast;
         f->fast_miss += s->fast_miss;
         f->ref_calls += s->calls;
+        f->run_inputs += gs_ref_run_inputs(c.ref[t]);
     }
     gs_ctx_release(&c);
     for (unsigned t = 0; t < nt; t++)
@@ -254,6 +258,8 @@ static void print(const char *label, const struct figure *f)
            f->cpu_s, f->points ? 1e9 * f->cpu_s / (double)f->points : 0.0);
     if (f->ref_calls)
         printf("  fallback %.2e", (double)f->fast_miss / (double)(f->fast + f->fast_miss + 1e-300));
+    if (f->run_inputs)
+        printf("  in runs %.1f%%", 100.0 * (double)f->run_inputs / (double)f->points);
     if (f->worker_cpu_s > 0 || f->worker_rss_mib > 0)
         printf("  worker cpu %.2f s, %.1f MiB", f->worker_cpu_s, f->worker_rss_mib);
     printf("\n");
@@ -267,6 +273,25 @@ static int want(const struct opts *o, const char *what)
 int main(int argc, char **argv)
 {
     struct opts o = { "libm", "erfc.f32", "erfc.f16", "erfc.bf16", "erfc.f64", NULL, 2, 0, 0, 0 };
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: bench_sweep [--adapter SPEC] [--kernel NAME] [--kernel16 NAME]\n"
+                   "                   [--kernelbf16 NAME] [--kernel64 NAME] [--threads 1|2]\n"
+                   "                   [--only exhaustive|default32|small|f64] [--range LO:HI]\n"
+                   "The figures of the performance goals, each configuration in a child\n"
+                   "process: the exhaustive binary32 ulp sweep and the kernel alone (1 and 2\n"
+                   "threads, their ratio), six suites at 2^24 inputs, every f16/bf16 input,\n"
+                   "the f64 sample set.  'fallback' is the share of reference values left to\n"
+                   "MPFR, 'in runs' the share of inputs counted in a rule's run (no reference\n"
+                   "value).  Defaults: libm's erfc.f32, erfc.f16, erfc.bf16, erfc.f64; 2\n"
+                   "threads; every configuration.\n");
+            return 0;
+        }
+    if (argc % 2 == 0) {
+        fprintf(stderr, "bench_sweep: option '%s' needs a value (bench_sweep --help)\n",
+                argv[argc - 1]);
+        return 2;
+    }
     for (int i = 1; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "--adapter") == 0)
             o.adapter = argv[i + 1];
@@ -286,8 +311,7 @@ int main(int argc, char **argv)
                  && sscanf(argv[i + 1], "%lf:%lf", &o.lo, &o.hi) == 2)
             o.has_range = 1;
         else {
-            fprintf(stderr, "bench_sweep: bad option '%s' (see the header of bench/bench_sweep.c)\n",
-                    argv[i]);
+            fprintf(stderr, "bench_sweep: bad option '%s' (bench_sweep --help)\n", argv[i]);
             return 2;
         }
     }

@@ -10,6 +10,8 @@
  *                                            near-zero threshold 2^-(p+17), +-inf and NaN), every
  *                                            function; a few runs on the MPFR path and of
  *                                            gelu_scaled as well
+ *   test_ref_batch file DTYPE FUNC PATH      the inputs of a hard-case file (tests/data) in one
+ *                                            batch and each in a run of 16
  * Exit 0 when everything agrees. */
 #include <inttypes.h>
 #include <stdio.h>
@@ -167,8 +169,38 @@ int main(int argc, char **argv)
         }
         /* gelu_scaled has no fast path: each input goes to geluref_eval_odd's MPFR path */
         run_from(GELUREF_GELU_SCALED, dt, bits_of(dt, "1.5") - 4, 8, GELUREF_PATH_FAST);
+    } else if (argc == 5 && strcmp(argv[1], "file") == 0 &&
+               geluref_dtype_from_name(argv[2], &dt) == 0) {
+        /* the inputs of a hard-case file (tests/data) as one batch, each also alone and as
+         * the middle of a run of 16 consecutive patterns */
+        enum geluref_func fn;
+        if (geluref_func_from_name(argv[3], &fn) != 0)
+            return 2;
+        FILE *fp = fopen(argv[4], "r");
+        if (!fp) {
+            perror(argv[4]);
+            return 2;
+        }
+        static uint64_t xs[MAX_LEN];
+        size_t n = 0;
+        char line[256];
+        while (n < MAX_LEN && fgets(line, sizeof line, fp)) {
+            if (line[0] == '#' || line[0] == '\n')
+                continue;
+            if (geluref_parse(strtok(line, " \t\n"), dt, &xs[n], NULL) != GELUREF_OK) {
+                printf("%s: bad line '%s'\n", argv[4], line);
+                fclose(fp);
+                return 2;
+            }
+            n++;
+        }
+        fclose(fp);
+        check_run(fn, dt, xs, n, GELUREF_PATH_FAST);
+        for (size_t i = 0; i < n; i++)
+            run_from(fn, dt, xs[i] - 8, 16, GELUREF_PATH_FAST);
     } else {
-        fprintf(stderr, "usage: test_ref_batch all16 LEN | runs DTYPE RUNS LEN SEED\n");
+        fprintf(stderr, "usage: test_ref_batch all16 LEN | runs DTYPE RUNS LEN SEED | "
+                        "file DTYPE FUNC PATH\n");
         return 2;
     }
     /* an invalid function: E_INVALID at index 0 */
