@@ -262,10 +262,10 @@ static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, 
  *    odd V' = x' 2^k +- u', u' the P-bit unit next to x' 2^k.  With x_t 2^k a normal number
  *    that is not a power of two, so is every x' 2^k of x_t's binade, and RN(f(x')) = x' 2^k,
  *    u' = 2^(e - P + 1) and ulp(V') = 2^(e - p + 1) are the same for every x' (e: the binade's
- *    exponent): the ulp error 2^-16 and the absolute error u' are exactly x_t's (the same
- *    double operations on the same operands in measure.c's errors()), and the relative error
- *    u'/|V'| is a correctly rounded quotient by a larger |V'|, so at most x_t's; ties keep
- *    the smaller x.
+ *    exponent): measure.c's errors() computes |y' - V'| scaled by 2^-k exactly (y' and V'
+ *    are doubles within a few units of each other), so the ulp error 2^-16 and the absolute
+ *    error u' come out as exactly x_t's, and the relative error u'/|V'| is a correctly
+ *    rounded quotient by a larger |V'|, so at most x_t's; ties keep the smaller x.
  * Any other output of such an x' is measured and judged in full.  The result is the same bit
  * for bit as measuring every input: tests/suites/ulp_runs.cmake compares the two (the MPFR
  * path reports no rule) on every rule's range with correct and wrong kernels. */

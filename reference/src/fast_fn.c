@@ -201,8 +201,9 @@ static enum gr_fx_kind gelu_double(double x, struct gr_fx *o)
     return o->kind = GR_FX_VALUE;
 }
 
-/* A bound above sqrt(2 (prec+1) ln2) (5.89 for bfloat16, prec = 24, to 9.85 for binary64): ln2 rounded
- * up, two roundings and the square root's within 3u, the factor 1 + 2^-40 covers them. */
+/* A bound above sqrt(2 (prec+1) ln2) (5.89 for bfloat16, prec = 24, to 9.85 for binary64):
+ * ln2 rounded up, two roundings and the square root's within 3u, the factor 1 + 2^-40 covers
+ * them. */
 static double gelu_sat_x(const struct gr_fx *o)
 {
     return sqrt(2.0 * (o->prec + 1) * 0x1.62e42fefa39f0p-1) * (1 + 0x1p-40);

@@ -202,8 +202,8 @@ static void decide_cell(const struct gr_fx *fx, int prec, int *neg, u128 *c, int
 /* The fast path; returns 0 with *o set, or -1 when the MPFR path must decide. */
 /* The value C 2^Q decided (odd C of prec bits) into *o: TINY below 2^tiny, else rounded
  * into the dtype; -1 beyond the largest binade (the MPFR path decides). */
-static inline int finish(const struct geluref_dtype_info *d, int prec, int tiny, int neg, u128 c,
-                  int64_t q, struct geluref_odd *o)
+static inline int finish(const struct geluref_dtype_info *d, int prec, int tiny, int neg,
+                         u128 c, int64_t q, struct geluref_odd *o)
 {
     if (q + prec <= tiny) {
         set_tiny(d, neg, o);

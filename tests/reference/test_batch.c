@@ -5,7 +5,8 @@
  *                                            batches of LEN
  *   test_ref_batch runs DTYPE RUNS LEN SEED  RUNS runs of LEN consecutive patterns from random
  *                                            starts, RUNS more in 2^-41 <= |x| < 2^-9 (binary32
- *                                            gelu's series lane), runs across each rule's boundaries
+ *                                            gelu's series lane), runs across each rule's
+ *                                            boundaries
  *                                            (the saturation and deep-tail thresholds, 0, the
  *                                            near-zero threshold 2^-(p+17), +-inf and NaN), every
  *                                            function; a few runs on the MPFR path and of
@@ -19,24 +20,9 @@
 #include <string.h>
 
 #include "geluref.h"
+#include "oddtest.h"
 
 #define MAX_LEN 4096 /* longest run */
-
-static uint64_t rng_state;
-static uint64_t next64(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static int same(const struct geluref_odd *a, const struct geluref_odd *b)
-{
-    return a->kind == b->kind && a->neg == b->neg && a->sig_hi == b->sig_hi &&
-           a->sig_lo == b->sig_lo && a->exp == b->exp && a->prec == b->prec &&
-           a->exact == b->exact && a->rn == b->rn && a->rd == b->rd && a->ru == b->ru;
-}
 
 static int same_stats(const struct geluref_stats *a, const struct geluref_stats *b)
 {
@@ -69,7 +55,7 @@ static void check_run(enum geluref_func f, enum geluref_dtype dt, const uint64_t
     n_checked += n;
     int bad = st != first || (st != GELUREF_OK && failed != first_at);
     for (size_t i = 0; !bad && i < first_at; i++)
-        if (!same(&a[i], &b[i])) {
+        if (!same_odd(&a[i], &b[i])) {
             char xs[64];
             geluref_format_hex(xs, sizeof xs, dt, x[i]);
             printf("MISMATCH %s %s path %d x = %s (0x%" PRIx64 "): kind %d/%d rn %" PRIx64
@@ -138,9 +124,13 @@ int main(int argc, char **argv)
         char near0[32];
         snprintf(near0, sizeof near0, "0x1p-%d", d->prec + 17); /* the near-zero rule */
         /* values where a rule starts or stops (fast_fn.c), both signs */
-        const char *edges[] = { "40",     "60",     "30",     "1200",   "42.7",  "5.4",
-                                "8.3",    "0.75",   near0,    "5.887050112577374", "6.230268221461812",
-                                "7.539102652565192", "9.850919006792836", "0x1p-10" };
+        const char *edges[] = { "40",   "60",    "30",
+                                "1200", "42.7",  "5.4",
+                                "8.3",  "0.75",  near0,
+                                "0x1p-10", /* the series near 0 */
+                                /* gelu's saturation rule: sqrt(2 (p + 17) ln2) */
+                                "5.887050112577374", "6.230268221461812", "7.539102652565192",
+                                "9.850919006792836" };
         for (int f = GELUREF_FUNC_FIRST; is_fn(f); f++) {
             enum geluref_func fn = (enum geluref_func)f;
             for (size_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {

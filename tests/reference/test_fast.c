@@ -15,15 +15,7 @@
 #include <string.h>
 
 #include "geluref.h"
-
-static uint64_t rng_state;
-static uint64_t next64(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
+#include "oddtest.h"
 
 /* every function but gelu_scaled has a fast path */
 static int served(enum geluref_func f) { return f != GELUREF_GELU_SCALED; }
@@ -157,7 +149,7 @@ int main(int argc, char **argv)
         report(fn, dt, &t);
         return rc;
     }
-    fprintf(stderr, "usage: test_ref_fast all16 | random DTYPE N SEED [FUNC] | file DTYPE FUNC PATH | "
-                    "binades DTYPE FUNC E0 E1 N SEED\n");
+    fprintf(stderr, "usage: test_ref_fast all16 | random DTYPE N SEED [FUNC] | "
+                    "file DTYPE FUNC PATH | binades DTYPE FUNC E0 E1 N SEED\n");
     return 2;
 }

@@ -18,22 +18,7 @@
 #include <string.h>
 
 #include "geluref.h"
-
-static uint64_t rng_state;
-static uint64_t next64(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-static int same(const struct geluref_odd *a, const struct geluref_odd *b)
-{
-    return a->kind == b->kind && a->neg == b->neg && a->sig_hi == b->sig_hi &&
-           a->sig_lo == b->sig_lo && a->exp == b->exp && a->prec == b->prec &&
-           a->exact == b->exact && a->rn == b->rn && a->rd == b->rd && a->ru == b->ru;
-}
+#include "oddtest.h"
 
 static enum geluref_dtype dt;
 static const struct geluref_dtype_info *di;
@@ -97,7 +82,7 @@ static void check_at(enum geluref_func f, uint64_t x, const struct geluref_odd *
     }
     n_points++;
     if (r->kind == GELUREF_RUN_SAME) {
-        if (!same(&s, o))
+        if (!same_odd(&s, o))
             report("SAME: a different result", f, x, xp);
         return;
     }
@@ -148,7 +133,7 @@ static void check(enum geluref_func f, uint64_t x)
         report("evaluation failed", f, x, x);
         return;
     }
-    if (!same(&o, &a))
+    if (!same_odd(&o, &a))
         report("the result differs from geluref_eval_odd's", f, x, x);
     if (geluref_eval_odd_run(f, dt, x, GELUREF_PATH_MPFR, NULL, NULL, &a, &rm) != GELUREF_OK ||
         rm.kind != GELUREF_RUN_NONE || rm.lo != 1 || rm.hi != 0)
