@@ -31,6 +31,12 @@ runs_test(tail_pow2 0 "${runs_libm}|erfc.f32|--range|-64.01:-63.99")
 runs_test(tanh_exact_near0 0 "${runs_libm}|tanh.f32|--range|0x1.ffp-42:0x1.01p-41")
 runs_test(tanh_exact_saturation 0 "${runs_libm}|tanh.f32|--range|39.99:40.01")
 runs_test(tanh_exact_tail 0 "${runs_libm}|tanh.f32|--range|-60.01:-59.99")
+# rules of other functions: normcdf's cell next to 1 from 40 on and next to 1/2 near 0 (SAME),
+# erfc's cell next to 2 below -42.7 (SAME) and its tail above 42.7 (TINY)
+runs_test(normcdf_one 0 "${runs_libm}|normcdf.f32|--range|39.99:40.3")
+runs_test(normcdf_half 0 "${runs_libm}|normcdf.f32|--range|0x1.fffp-42:0x1.001p-41")
+runs_test(erfc_two 0 "${runs_libm}|erfc_c99.f32|--range|-42.9:-42.69")
+runs_test(erfc_tail 0 "${runs_libm}|erfc_c99.f32|--range|42.69:42.9")
 # kernels that leave the rule's output: +0 for -0 in the tail (a SAME rule), inf from 2^127
 # on (SCALED), subnormal results flushed near 0 (x/2 subnormal: no template there)
 set(runs_mut "run|--adapter|mutants|--suite|ulp|--exhaustive|--threads|2|--kernel")
