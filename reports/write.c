@@ -1,9 +1,11 @@
 /* Writing a result (or any text) atomically: a temporary file in the target's folder, flushed
  * to disk, then rename(2) over the target, so a reader sees the old file or the whole new one,
- * never half; and creating a report's folders (mkdir -p). */
+ * never half, and a SIGINT or SIGTERM that ends the process meanwhile removes the temporary
+ * file; and creating a report's folders (mkdir -p). */
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, fsync */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,49 @@ int rp_write_json(const json_t *doc, const char *path, char *msg, size_t size)
     return rc;
 }
 
+/* The temporary file being written, for the signal handler below (one write at a time: the
+ * CLI writes its outputs one after another). */
+static char live_tmp[4096];
+static volatile sig_atomic_t live;
+static struct sigaction saved_int, saved_term;
+static int guarded_int, guarded_term;
+
+/* A SIGINT or SIGTERM whose action is to end the process (gelucheck run resets its handler
+ * after the first signal, so the second one during the writes is such): the temporary file
+ * goes first, then the signal takes its default action.  unlink, signal and raise are
+ * async-signal-safe. */
+static void on_fatal(int sig)
+{
+    if (live)
+        unlink(live_tmp);
+    signal(sig, SIG_DFL);
+    raise(sig); /* pending until this handler returns (the signal is blocked in it) */
+}
+
+/* Installs on_fatal for the signals whose current action is the default (ending the
+ * process); a handler or SIG_IGN is left alone. */
+static void guard_signals(void)
+{
+    struct sigaction sa, cur;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal;
+    sigemptyset(&sa.sa_mask);
+    guarded_int = sigaction(SIGINT, NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
+                  sigaction(SIGINT, &sa, &saved_int) == 0;
+    guarded_term = sigaction(SIGTERM, NULL, &cur) == 0 && cur.sa_handler == SIG_DFL &&
+                   sigaction(SIGTERM, &sa, &saved_term) == 0;
+}
+
+static void unguard_signals(void)
+{
+    live = 0;
+    if (guarded_int)
+        sigaction(SIGINT, &saved_int, NULL);
+    if (guarded_term)
+        sigaction(SIGTERM, &saved_term, NULL);
+    guarded_int = guarded_term = 0;
+}
+
 int rp_write_text(const char *path, const char *text, char *msg, size_t size)
 {
     char tmp[4096];
@@ -39,9 +84,16 @@ int rp_write_text(const char *path, const char *text, char *msg, size_t size)
         snprintf(msg, size, "cannot write '%s': path too long", path);
         return -1;
     }
+    /* a SIGINT or SIGTERM that ends the process while the temporary file exists removes it
+     * (the target keeps its old content, or stays absent) */
+    memcpy(live_tmp, tmp, (size_t)n + 1);
+    live = 1; /* before open: a signal in between finds nothing to remove, harmlessly */
+    guard_signals();
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd < 0) {
-        snprintf(msg, size, "cannot write '%s': %s", path, strerror(errno));
+        int e = errno;
+        unguard_signals();
+        snprintf(msg, size, "cannot write '%s': %s", path, strerror(e));
         return -1;
     }
     size_t len = strlen(text), done = 0;
@@ -59,8 +111,10 @@ int rp_write_text(const char *path, const char *text, char *msg, size_t size)
         err = errno;
     if (!err && rename(tmp, path) != 0)
         err = errno;
-    if (err) {
+    if (err)
         unlink(tmp);
+    unguard_signals();
+    if (err) {
         snprintf(msg, size, "cannot write '%s': %s", path, strerror(err));
         return -1;
     }

@@ -66,3 +66,10 @@ add_test(NAME published_summary
     COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_published_summary.py
             ${PROJECT_SOURCE_DIR}/scripts/published_summary.py
             ${CMAKE_CURRENT_LIST_DIR}/fixtures/mutants.json)
+
+# rp_write_text ended by a fatal SIGINT or SIGTERM mid-write: no temporary file is left
+add_executable(test_write_signal reports/test_write_signal.c)
+target_link_libraries(test_write_signal PRIVATE gc_reports gelucheck_warnings)
+add_test(NAME reports_write_signal
+    COMMAND test_write_signal ${CMAKE_CURRENT_BINARY_DIR})
+set_tests_properties(reports_write_signal PROPERTIES SKIP_RETURN_CODE 77)
