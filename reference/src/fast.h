@@ -67,8 +67,9 @@ int gr_tiny_log2(enum geluref_dtype dt);
  * fast_fn.c is compiled twice: gr_fast_eval_generic for every CPU and, on x86-64,
  * gr_fast_eval_fma with -mfma, so that fma() is one instruction instead of a library call;
  * fma() is correctly rounded either way (and nothing else is contracted: -ffp-contract=off),
- * so both give the same bits (tests/reference/test_fast_variants.c).  gr_fast_eval picks the
- * one the CPU supports. */
+ * and the double parts written GR_MULADD round once (FMA) or twice, which their bounds charge,
+ * so both decide the same values (tests/reference/test_fast_enclosure.c checks both builds'
+ * enclosures against f(x)).  gr_fast_eval picks the one the CPU supports. */
 enum gr_fx_kind gr_fast_eval_generic(enum geluref_func f, double x, int prec,
                                      struct gr_fx *out);
 enum gr_fx_kind gr_fast_eval_fma(enum geluref_func f, double x, int prec, struct gr_fx *out);
