@@ -300,16 +300,7 @@ static inline void measure_odd(const struct geluref_odd *o, const struct geluref
 enum geluref_status gs_measure(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
                                uint64_t x, uint64_t y, struct gs_meas *m)
 {
-    const struct geluref_dtype_info *d = geluref_dtype_info(dt);
-    struct gs_refval rv;
-    if (d == NULL)
-        return GELUREF_E_INVALID;
-    struct lay l = lay_of(d);
-    enum geluref_status st = eval_v(r, f, dt, x & l.width, &rv);
-    if (st != GELUREF_OK)
-        return st;
-    measure_odd(&r->odd, d, &l, dt, x & l.width, y & l.width, m);
-    return GELUREF_OK;
+    return gs_measure_run(r, f, dt, x, y, m, NULL);
 }
 
 enum geluref_status gs_measure_run(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,

@@ -21,7 +21,7 @@ enum geluref_status gs_measure_n(struct gs_ref *r, enum geluref_func f, enum gel
                                  struct gs_meas *m, unsigned char *rep, size_t *failed);
 
 /* gs_measure, and the rule that decided f(x) into *run (geluref_eval_odd_run; kind
- * GELUREF_RUN_NONE on the MPFR path or when no rule did). */
+ * GELUREF_RUN_NONE on the MPFR path or when no rule did); run may be NULL. */
 enum geluref_status gs_measure_run(struct gs_ref *r, enum geluref_func f, enum geluref_dtype dt,
                                    uint64_t x, uint64_t y, struct gs_meas *m,
                                    struct geluref_odd_run *run);

@@ -155,20 +155,6 @@ static size_t item_inputs(struct ulp_run *u, uint64_t item, struct ulp_acc *a)
     return n;
 }
 
-/* gs_region_of(dt, x) for a finite non-zero input (every input of the sweep): binary32
- * decoded inline, the other dtypes through gs_region_of.  The same comparisons. */
-static inline enum gs_region region_of(enum geluref_dtype dt, uint64_t x)
-{
-    if (dt != GELUREF_F32)
-        return gs_region_of(dt, x);
-    uint32_t b = (uint32_t)x;
-    float f;
-    memcpy(&f, &b, sizeof f);
-    double v = f;
-    return v < -10.0 ? GS_R_LT_M10 : v < -5.0 ? GS_R_M10_M5 : v < -1.0 ? GS_R_M5_M1
-           : v < 0.0 ? GS_R_M1_0 : v < 1.0 ? GS_R_0_1 : GS_R_GE_1;
-}
-
 /* The value of finite bits x (exact: every dtype value is a double); binary32 inline. */
 static inline double value_of_x(enum geluref_dtype dt, uint64_t x)
 {
@@ -178,6 +164,17 @@ static inline double value_of_x(enum geluref_dtype dt, uint64_t x)
     float f;
     memcpy(&f, &b, sizeof f);
     return f;
+}
+
+/* gs_region_of(dt, x) for a finite non-zero input (every input of the sweep): binary32
+ * decoded inline, the other dtypes through gs_region_of.  The same comparisons. */
+static inline enum gs_region region_of(enum geluref_dtype dt, uint64_t x)
+{
+    if (dt != GELUREF_F32)
+        return gs_region_of(dt, x);
+    double v = value_of_x(dt, x);
+    return v < -10.0 ? GS_R_LT_M10 : v < -5.0 ? GS_R_M10_M5 : v < -1.0 ? GS_R_M5_M1
+           : v < 0.0 ? GS_R_M1_0 : v < 1.0 ? GS_R_0_1 : GS_R_GE_1;
 }
 
 /* What the sweep carries from one input to the next: the previous input's x, region and

@@ -220,7 +220,7 @@ struct geluref_odd_run {
     int k, dir;    /* GELUREF_RUN_SCALED: f(x') = x' 2^k (1 + dir d) */
 };
 /* geluref_eval_odd() that also reports, in *run, the rule that decided x (GELUREF_RUN_NONE
- * when none did). */
+ * when none did); run may be NULL. */
 GELUREF_API enum geluref_status geluref_eval_odd_run(enum geluref_func f, enum geluref_dtype dt,
                                                      uint64_t x, enum geluref_path path,
                                                      const struct geluref_config *cfg,

@@ -56,6 +56,13 @@ struct gr_fx {
     int no_double;         /* set from GR_FX_NO_DOUBLE: the double tier is not tried */
 };
 
+/* P(q) - 1 for gelu's series near 0, P(t) = 1 - t/6 + t^2/40 - t^3/336 (fast_fn.c gelu_series,
+ * whose comment gives its error; odd.c's binary32 lane uses the same). */
+static inline double gr_gelu_series_pm1(double q)
+{
+    return q * (-1.0 / 6 + q * (1.0 / 40 + q * (-1.0 / 336)));
+}
+
 /* Or'ed into the precision passed to the evaluator: skip the double tier. */
 #define GR_FX_NO_DOUBLE 0x10000
 

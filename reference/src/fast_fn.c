@@ -168,7 +168,7 @@ static enum gr_fx_kind gelu_series(double x, struct gr_fx *o)
 {
     dd x2 = two_prod(x, x);
     double q = x2.hi;
-    double pm1 = q * (-1.0 / 6 + q * (1.0 / 40 + q * (-1.0 / 336)));
+    double pm1 = gr_gelu_series_pm1(q);
     dd t = dd_mul(dd_mul(x2, fast_two_sum(1.0, pm1)), gr_fast_inv_sqrt2pi);
     return value(o, dd_add_d(t, x * 0.5), 0, 0x1p-80);
 }

@@ -487,7 +487,7 @@ static int lane_gelu_series_f32(double xd, struct geluref_odd *o)
     if (!(ax >= 0x1p-41 && ax <= 0x1p-10))
         return -1;
     double h = xd * 0.5, q = xd * xd;
-    double pm = 1.0 + q * (-1.0 / 6 + q * (1.0 / 40 + q * (-1.0 / 336)));
+    double pm = 1.0 + gr_gelu_series_pm1(q);
     double t = gr_fast_inv_sqrt2pi.hi * q * pm;
     uint64_t hb;
     memcpy(&hb, &h, sizeof hb);

@@ -15,15 +15,7 @@
 
 #include "fast.h"
 #include "internal.h"
-
-static uint64_t rng_state;
-static uint64_t next64(void) /* splitmix64 */
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
+#include "oddtest.h"
 
 typedef enum gr_fx_kind (*eval_fn)(enum geluref_func, double, int, struct gr_fx *);
 
