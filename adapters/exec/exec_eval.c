@@ -8,7 +8,15 @@
  *     host decides when to start it again (suites/ctx.c bisects the batch, restarting after
  *     each failure);
  *   - its reply broke the protocol (GC_E_EVAL, an adapter_error): the process is unusable
- *     but nothing is gained by asking the host, so the next eval restarts it first. */
+ *     but nothing is gained by asking the host, so the next eval restarts it first.
+ *
+ * The verdict never depends on which the host notices first, the adapter's output or its
+ * exit.  What it wrote is read and judged before its end is: a write that finds its stdin
+ * closed (EPIPE) goes on to read the reply, and only an output that ends with nothing more
+ * to judge makes the message "exited ... before replying to 'eval K N'", which is true
+ * whether it exited before the request, while it was being written, or after reading it.
+ * Once its output has ended, it gets until the request's deadline (at least the grace
+ * period) to exit, so that a slow exit on a loaded machine is still reported as an exit. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdarg.h>
@@ -26,6 +34,7 @@ struct req {
     const struct gc_kernel *k;
     struct gc_eval_extra *ex; /* where GC_E_DIED says how the process ended */
     char text[160]; /* "eval NAME N", for messages */
+    double deadline; /* of the request now in flight */
     char *msg;
     size_t size;
 };
@@ -73,14 +82,15 @@ static enum gc_status fail(struct req *r, enum gc_status st, int keep, const cha
     return st;
 }
 
-/* Its output ended: give it the grace period to exit, then say how it ended, after what
- * (if any) or else when ("during", "before") the request. */
-static enum gc_status died(struct req *r, const char *what, const char *when)
+/* Its output ended: give it until the request's deadline (at least the grace period) to
+ * exit, then say how it ended, after what (if anything); with nothing, before replying. */
+static enum gc_status died(struct req *r, const char *what)
 {
     char how[120];
     struct exec_state *s = r->s;
+    double grace = exec_now() + s->grace_s;
 
-    if (exec_end(&s->p, exec_now() + s->grace_s)) {
+    if (exec_end(&s->p, r->deadline > grace ? r->deadline : grace)) {
         exec_exit_text(&s->p, how, sizeof how);
         if (WIFSIGNALED(s->p.status))
             r->ex->signal = WTERMSIG(s->p.status);
@@ -92,7 +102,7 @@ static enum gc_status died(struct req *r, const char *what, const char *when)
     }
     if (what[0])
         return fail(r, GC_E_DIED, 0, "%s, then %s", what, how);
-    return fail(r, GC_E_DIED, 0, "%s %s '%s'", how, when, r->text);
+    return fail(r, GC_E_DIED, 0, "%s before replying to '%s'", how, r->text);
 }
 
 static enum gc_status read_failed(struct req *r, enum exec_read e, const struct exec_line *l)
@@ -112,9 +122,9 @@ static enum gc_status read_failed(struct req *r, enum exec_read e, const struct 
         if (l->len) {
             char what[600];
             snprintf(what, sizeof what, "reply '%s' to '%s' without a line end", q, r->text);
-            return died(r, what, "");
+            return died(r, what);
         }
-        return died(r, "", "during");
+        return died(r, "");
     default:
         return fail(r, GC_E_DIED, 0, "cannot read its output: %s", strerror(errno));
     }
@@ -142,7 +152,7 @@ static enum gc_status payload(struct req *r, unsigned char *y, size_t n, double 
     if (e == EXEC_R_EOF) {
         snprintf(what, sizeof what, "short reply to '%s': %zu of %zu payload bytes", r->text,
                  got, bytes);
-        return died(r, what, "");
+        return died(r, what);
     }
     if (e == EXEC_R_TIMEOUT)
         return fail(r, GC_E_TIMEOUT, 0, "short reply to '%s': %zu of %zu payload bytes within %g s",
@@ -180,6 +190,9 @@ static enum gc_status reply(struct req *r, const struct exec_line *l, unsigned c
     return payload(r, y, n, deadline);
 }
 
+/* Writes the request.  GC_OK also when the adapter closed its stdin (EPIPE): what it wrote is
+ * judged first, then its end (a reply, a reply cut short, or nothing when the caller's read
+ * meets the end of its output). */
 static enum gc_status send_request(struct req *r, const unsigned char *x, size_t n,
                                    double deadline)
 {
@@ -199,9 +212,7 @@ static enum gc_status send_request(struct req *r, const unsigned char *x, size_t
         e = exec_write(&s->p, x, n * w, deadline);
     if (e == EXEC_R_TIMEOUT)
         return fail(r, GC_E_TIMEOUT, 0, "did not read '%s' within %g s", r->text, s->batch_s);
-    if (e == EXEC_R_EOF)
-        return died(r, "", "during");
-    if (e != EXEC_R_OK)
+    if (e != EXEC_R_OK && e != EXEC_R_EOF)
         return fail(r, GC_E_DIED, 0, "cannot write to it: %s", strerror(errno));
     return GC_OK;
 }
@@ -212,10 +223,11 @@ static enum gc_status eval_chunk(struct req *r, const unsigned char *x, unsigned
     char q[300];
     double deadline = exec_now() + r->s->batch_s;
 
+    r->deadline = deadline;
     snprintf(r->text, sizeof r->text, "eval %s %zu", r->k->name, n);
     int u = exec_unasked(&r->s->p, &l);
-    if (u < 0)
-        return died(r, "", "before");
+    if (u < 0) /* its output ended after the last reply: nothing more to judge */
+        return died(r, "");
     if (u > 0) {
         exec_quote(q, sizeof q, l.text, l.len, 60);
         return fail(r, GC_E_EVAL, 0, "sent '%s' unasked, before '%s'", q, r->text);
@@ -234,7 +246,7 @@ static enum gc_status exec_eval(struct gc_adapter *a, const struct gc_kernel *k,
                                 size_t size)
 {
     struct gc_eval_extra none = { 0 };
-    struct req r = { a->state, k, ex ? ex : &none, "", msg, size };
+    struct req r = { a->state, k, ex ? ex : &none, "", 0.0, msg, size };
     size_t done = 0;
 
     if (!r.s || k->index >= a->n_kernels || k != &a->kernels[k->index]) {

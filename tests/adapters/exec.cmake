@@ -21,6 +21,7 @@ target_compile_definitions(test_adapters_exec PRIVATE
     EXEC_EXAMPLE_PY="${CMAKE_CURRENT_LIST_DIR}/../../adapters/exec/example_adapter.py"
     EXEC_EXAMPLE_C="$<TARGET_FILE:gelucheck_exec_example>"
     EXEC_PYTHON3="${exec_python}")
+target_include_directories(test_adapters_exec PRIVATE ${CMAKE_CURRENT_LIST_DIR}/../../adapters/exec)
 target_link_libraries(test_adapters_exec PRIVATE gc_adapters gc_exec geluref PkgConfig::CMOCKA
                                                  gelucheck_warnings m)
 add_dependencies(test_adapters_exec gelucheck_exec_example)

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
+#include <poll.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "exec_internal.h"
 #include "test_exec.h"
 
 const char *exec_python(void)
@@ -40,6 +42,28 @@ enum gc_status exec_open(const char *command, double startup, double batch,
     opt.startup_timeout_s = startup;
     opt.batch_timeout_s = batch;
     return gc_exec_open(command, NULL, &opt, a, msg, size);
+}
+
+void exec_wait_output(const struct gc_adapter *a, short events, const char *why)
+{
+    const struct exec_state *s = a->state;
+    struct pollfd f = { s->p.out_fd, events, 0 };
+    int r;
+
+    /* an event, not a sleep: the adapter's output is there (or ended) when poll says so */
+    while ((r = poll(&f, 1, (int)(EXEC_EVENT_MAX * 1e3))) < 0 && errno == EINTR)
+        ;
+    if (r <= 0 || !(f.revents & events))
+        fail_msg("%s: the adapter's output did not show %s within %g s", why,
+                 events & POLLHUP ? "its end" : "bytes", EXEC_EVENT_MAX);
+}
+
+void exec_set_batch_timeout(struct gc_adapter *a, double batch)
+{
+    struct exec_state *s = a->state;
+
+    s->batch_s = batch;
+    s->grace_s = batch < EXEC_GRACE_S ? batch : EXEC_GRACE_S; /* as gc_exec_open sets it */
 }
 
 const struct gc_kernel *exec_kernel(const struct gc_adapter *a, const char *name)

@@ -19,6 +19,7 @@
 /* reads the request line (the payload stays in the pipe), replies REPLY, then waits for the
    host to close its stdin */
 #define EVAL(reply) BANNER "read r; " reply "; cat >/dev/null"
+#define BIG 65536 /* elements: 512 KiB of f64, more than a pipe holds */
 #define MEGABYTE "head -c 1000000 /dev/zero | tr '\\000' a"
 
 static const struct exec_case opens[] = {
@@ -62,11 +63,8 @@ static const struct exec_case evals[] = {
     { EVAL("printf 'ok 4 \\n'"), 0, GC_E_EVAL, "unexpected reply 'ok 4 ' to 'eval k 4'",
       "a blank after the count" },
     { EVAL("printf 'ok\\n'"), 0, GC_E_EVAL, "unexpected reply 'ok' to 'eval k 4'", "no count" },
-    { BANNER "read r; printf 'ok 4\\n0123456789'", 0, GC_E_DIED,
-      "short reply to 'eval k 4': 10 of 32 payload bytes, then exited with status 0",
-      "a truncated payload, then exit" },
-    { EVAL("printf 'ok 4\\n0123456789'"), 1, GC_E_TIMEOUT,
-      "short reply to 'eval k 4': 10 of 32 payload bytes within 0.3 s",
+    { EVAL("printf 'ok 4\\n0123456789'"), 2, GC_E_TIMEOUT,
+      "short reply to 'eval k 4': 10 of 32 payload bytes within 5 s",
       "a truncated payload, then silence" },
     { EVAL("printf 'ok 4\\000\\n'"), 0, GC_E_EVAL,
       "NUL byte in the reply to 'eval k 4': 'ok 4\\x00'", "a NUL byte after the count" },
@@ -76,18 +74,73 @@ static const struct exec_case evals[] = {
       "a megabyte without a line end, still running" },
     { BANNER "read r; printf 'error '; " MEGABYTE, 0, GC_E_EVAL,
       "reply to 'eval k 4' longer than 4096 bytes: 'error aaaa", "a megabyte of error message" },
-    { BANNER "read r; printf 'ok 4'", 0, GC_E_DIED,
-      "reply 'ok 4' to 'eval k 4' without a line end", "the reply line cut short" },
 };
 
-static double xs[4] = { -1, 0, 1, 2 }, ys[4];
+static double xs[BIG] = { -1, 0, 1, 2 }, ys[BIG];
+
+/* An adapter's output is judged before its end, so each misbehaviour gets one message
+ * whichever the host notices first.  Each row comes twice: the adapter reads the whole
+ * request (head -c), so the host's write is done before it exits, or it reads only the line
+ * of a request of BIG elements (8 * BIG bytes, beyond a pipe's 64 KiB), so the host is still
+ * writing when it exits and its write fails with EPIPE: both orders forced, none left to the
+ * scheduler. */
+static const struct order_case {
+    const char *reply; /* what the adapter writes before it exits */
+    const char *needle;
+    const char *why;
+} orders[] = {
+    { "printf 'ok #'", "reply 'ok #' to 'eval k #' without a line end, then exited with "
+      "status 0", "the reply line cut short, then exit" },
+    { "true", "exited with status 0 before replying to 'eval k #'", "exit without a reply" },
+    { "printf 'ok #\\n0123456789'", "short reply to 'eval k #': 10 of @ payload bytes, "
+      "then exited with status 0", "a truncated payload, then exit" },
+    { "echo oops >&2; exit 3", "exited with status 3 before replying to 'eval k #'; stderr: "
+      "'oops'", "exit 3 with a word on stderr" },
+};
+
+/* t with each '#' replaced by n and each '@' by its bytes, 8n */
+static void fill_in(char *buf, size_t size, const char *t, size_t n)
+{
+    size_t len = 0;
+
+    for (; *t && len + 24 < size; t++)
+        if (*t == '#' || *t == '@')
+            len += (size_t)snprintf(buf + len, size - len, "%zu", *t == '#' ? n : 8 * n);
+        else
+            buf[len++] = *t;
+    buf[len] = '\0';
+}
+
+static void both_orders(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < N(orders); i++) {
+        for (int big = 0; big < 2; big++) {
+            const struct order_case *o = &orders[i];
+            size_t n = big ? BIG : 4;
+            char cmd[512], reply[128], needle[256], why[200], msg[1024];
+            struct gc_adapter *a = NULL;
+            fill_in(reply, sizeof reply, o->reply, n);
+            snprintf(cmd, sizeof cmd, BANNER "read r; %s%s",
+                     big ? "" : "head -c 32 >/dev/null; ", reply);
+            fill_in(needle, sizeof needle, o->needle, n);
+            snprintf(why, sizeof why, "%s (%s)", o->why,
+                     big ? "the host still writing: EPIPE" : "the request read whole");
+            if (exec_open(cmd, EXEC_SLOW, EXEC_SLOW, &a, msg, sizeof msg) != GC_OK)
+                fail_msg("%s: %s", why, msg);
+            enum gc_status st = gc_kernel_eval(exec_kernel(a, "k"), xs, ys, n, msg, sizeof msg);
+            exec_expect(st, msg, GC_E_DIED, needle, why);
+            gc_adapter_close(a);
+        }
+    }
+}
 
 static void check(const struct exec_case *h, enum gc_status st, const char *msg, double t0)
 {
     exec_expect(st, msg, h->st, h->needle, h->why);
     if (strchr(msg, '\n'))
         fail_msg("%s: message is not one line: %s", h->why, msg);
-    if (h->timed && exec_clock() - t0 > EXEC_FAST + 2) /* the limit, then a kill */
+    if (h->timed && exec_clock() - t0 > exec_timeout(h->timed) + EXEC_EVENT_MAX) /* then a kill */
         fail_msg("%s: took %.2f s", h->why, exec_clock() - t0);
 }
 
@@ -98,7 +151,7 @@ static void hostile_open(void **state)
         const struct exec_case *h = &opens[i];
         struct gc_adapter *a = NULL;
         char msg[1024];
-        double t0 = exec_clock(), t = h->timed ? EXEC_FAST : EXEC_SLOW;
+        double t0 = exec_clock(), t = exec_timeout(h->timed);
         enum gc_status st = exec_open(h->command, t, t, &a, msg, sizeof msg);
         check(h, st, msg, t0);
         if (a != NULL)
@@ -113,7 +166,7 @@ static void hostile_eval(void **state)
         const struct exec_case *h = &evals[i];
         struct gc_adapter *a = NULL;
         char msg[1024];
-        double t = h->timed ? EXEC_FAST : EXEC_SLOW;
+        double t = exec_timeout(h->timed);
         if (exec_open(h->command, EXEC_SLOW, t, &a, msg, sizeof msg) != GC_OK)
             fail_msg("%s: %s", h->why, msg);
         double t0 = exec_clock();
@@ -128,6 +181,7 @@ int exec_hostile_tests(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(hostile_open, exec_setup, exec_teardown),
         cmocka_unit_test_setup_teardown(hostile_eval, exec_setup, exec_teardown),
+        cmocka_unit_test_setup_teardown(both_orders, exec_setup, exec_teardown),
     };
     return cmocka_run_group_tests_name("adapters_exec_hostile", tests, NULL, NULL);
 }
