@@ -4,7 +4,7 @@
  * this build skipped, with the reason.  With --adapter: those adapters' kernels.  An adapter
  * that cannot be loaded is one error line on stderr; the others are still listed; exit 3.
  * --json writes one document (jansson):
- *   {"adapters":[{"name","spec","version","kind","kernels":[{"name","func","dtype",
+ *   {"adapters":[{"name","id","spec","version","kind","kernels":[{"name","func","dtype",
  *    "description"}]}], "skipped":[{"name","reason"}], "errors":[{"spec","message"}]} */
 #include <getopt.h>
 #include <stdio.h>
@@ -135,7 +135,7 @@ static void print_adapter(const struct gc_adapter *a)
     int wn = (int)strlen("kernel"), wf = (int)strlen("func");
 
     fputs("adapter ", stdout);
-    put_text(a->name);
+    put_text(a->ident ? a->ident : a->name); /* its name: the ADAPTER of ADAPTER/KERNEL */
     fputs(" (", stdout);
     if (a->version[0]) {
         fputs("version ", stdout);
@@ -145,6 +145,9 @@ static void print_adapter(const struct gc_adapter *a)
     if (a->kind == GC_ADAPTER_PLUGIN) {
         fputs("plug-in ", stdout);
         put_text(a->spec);
+    } else if (a->kind == GC_ADAPTER_EXEC && a->ident && strcmp(a->ident, a->name) != 0) {
+        fputs("exec ", stdout);
+        put_text(a->name);
     } else {
         fputs(a->kind == GC_ADAPTER_BUILTIN ? "built-in" : "exec", stdout);
     }
@@ -194,8 +197,9 @@ static json_t *json_adapter(const struct gc_adapter *a)
                                             geluref_dtype_name(k->dtype), "description",
                                             jstr(k->description)));
     }
-    return json_pack("{s:o, s:o, s:o, s:s, s:o}", "name", jstr(a->name), "spec", jstr(a->spec),
-                     "version", jstr(a->version), "kind", kind_name(a->kind), "kernels", ks);
+    return json_pack("{s:o, s:o, s:o, s:o, s:s, s:o}", "name", jstr(a->name), "id",
+                     jstr(a->ident ? a->ident : a->name), "spec", jstr(a->spec), "version",
+                     jstr(a->version), "kind", kind_name(a->kind), "kernels", ks);
 }
 
 /* Opens one spec and lists it (text now, after a blank line if *shown, or into doc);

@@ -89,6 +89,9 @@ struct gc_adapter_ops {
 struct gc_adapter {
     enum gc_adapter_kind kind;
     char *name;      /* "libm", the plug-in's name, or the exec adapter's command */
+    char *ident;     /* its own name, the ADAPTER of kernel identities ADAPTER/KERNEL
+                        (gc_ident_derive); set by gc_adapter_open.  May be invalid only where
+                        the adapter declared it so (a plug-in's name): callers check */
     char *spec;      /* as given on the command line */
     char *version;   /* the implementation's version ("" if none given) */
     size_t n_kernels;
@@ -159,6 +162,18 @@ enum gc_status gc_exec_open(const char *command, const char *spec,
 
 /* Helpers every kind uses (adapters/core/util.c). */
 int gc_valid_kernel_name(const char *name);          /* [A-Za-z0-9_.-]+, 1..128 chars */
+/* An adapter's own name (ident.c): declared (a plug-in's name, an exec banner's 'name' line)
+ * when given, else derived from the spec (onnx: the model's stem, and '.FUNC' for a func
+ * other than gelu; exec: the program's file name), else name (a built-in's).  Writes it to
+ * buf; 0, or -1 when it is not [A-Za-z0-9_.-]+ (derived names are made so: only a declared
+ * one can fail).  func: what an onnx: model computes (NULL: gelu). */
+int gc_ident_derive(const char *spec, const char *name, const char *declared, const char *func,
+                    char *buf, size_t size);
+/* The program a shell command runs (its first word that is no interpreter, launcher, option
+ * or assignment), as a file name less a script suffix, made [A-Za-z0-9_.-]+. */
+void gc_ident_program(const char *command, char *out, size_t size);
+/* Replaces each character outside [A-Za-z0-9_.-] by '_', and a leading '.' too. */
+void gc_ident_clean(char *s);
 size_t gc_dtype_size(enum geluref_dtype dt);         /* 0 when unknown */
 char *gc_strdup(const char *s);                      /* NULL-safe, NULL on no memory */
 /* The name a shell or kill -l gives a signal ("SIGSEGV" for 11); "signal N", written into buf,

@@ -107,17 +107,11 @@ static enum gc_status open_onnx(const char *model, const char *spec,
     return st;
 }
 
-enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *opt,
-                               struct gc_adapter **out, char *msg, size_t size)
+static enum gc_status open_spec(const char *spec, const struct gc_open_options *opt,
+                                struct gc_adapter **out, char *msg, size_t size)
 {
-    static const struct gc_open_options defaults = GC_OPEN_OPTIONS_INIT;
     char names[256], safe[256];
 
-    *out = NULL;
-    if (msg && size)
-        msg[0] = '\0';
-    if (!opt)
-        opt = &defaults;
     if (!spec || !spec[0]) {
         gc_msg(msg, size, "empty adapter spec");
         return GC_E_SPEC;
@@ -147,6 +141,30 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
            "exec:COMMAND, onnx:MODEL.onnx)",
            gc_safe(safe, sizeof safe, spec, 200), builtin_names(names, sizeof names));
     return GC_E_SPEC;
+}
+
+enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *opt,
+                               struct gc_adapter **out, char *msg, size_t size)
+{
+    static const struct gc_open_options defaults = GC_OPEN_OPTIONS_INIT;
+    char id[256];
+
+    *out = NULL;
+    if (msg && size)
+        msg[0] = '\0';
+    if (!opt)
+        opt = &defaults;
+    enum gc_status st = open_spec(spec, opt, out, msg, size);
+    if (st != GC_OK || (*out)->ident) /* an exec adapter's banner may have declared it */
+        return st;
+    gc_ident_derive(spec, (*out)->name, NULL, opt->func, id, sizeof id);
+    if (!((*out)->ident = gc_strdup(id))) {
+        gc_adapter_close(*out);
+        *out = NULL;
+        gc_msg(msg, size, "adapter '%s': out of memory", spec);
+        return GC_E_NOMEM;
+    }
+    return GC_OK;
 }
 
 enum gc_status gc_kernel_eval(const struct gc_kernel *k, const void *x, void *y, size_t n,

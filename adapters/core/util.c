@@ -84,6 +84,7 @@ void gc_adapter_close(struct gc_adapter *a)
     }
     free(a->kernels);
     free(a->name);
+    free(a->ident);
     free(a->spec);
     free(a->version);
     free(a);

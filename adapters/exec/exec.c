@@ -56,6 +56,19 @@ static struct gc_adapter *make_adapter(struct exec_state *s, struct exec_banner 
         return NULL;
     }
     b->version = NULL;
+    /* its own name: the banner's, else (unless a built-in or onnx: spec names it: the
+       registry derives those) its program's file name */
+    if (b->name) {
+        a->ident = b->name;
+        b->name = NULL;
+    } else if (!s->label) {
+        char id[256];
+        gc_ident_program(s->command, id, sizeof id);
+        if (!(a->ident = gc_strdup(id))) {
+            gc_adapter_close(a);
+            return NULL;
+        }
+    }
     a->ops = &exec_ops;
     a->state = s;
     for (size_t i = 0; i < b->n; i++) {
@@ -73,7 +86,7 @@ static struct gc_adapter *make_adapter(struct exec_state *s, struct exec_banner 
 static enum gc_status open_state(struct exec_state *s, const char *spec, struct gc_adapter **out,
                                  char *msg, size_t size)
 {
-    struct exec_banner b = { NULL, NULL, 0, 0 };
+    struct exec_banner b = { NULL, NULL, NULL, 0, 0 };
     int e = exec_spawn(&s->p, s->command);
 
     if (e) {
@@ -146,7 +159,7 @@ static enum gc_status same_kernels(struct exec_state *s, const struct gc_adapter
 enum gc_status exec_restart(struct gc_adapter *a, char *msg, size_t size)
 {
     struct exec_state *s = a ? a->state : NULL;
-    struct exec_banner b = { NULL, NULL, 0, 0 };
+    struct exec_banner b = { NULL, NULL, NULL, 0, 0 };
     char prefix[512], m[1024];
 
     if (msg && size)

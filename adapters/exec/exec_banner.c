@@ -1,5 +1,7 @@
 /* The banner of the subprocess protocol (DESIGN.md section 5.2), up to 'ready':
  *   gelucheck-exec 1
+ *   name NAME                                  (optional, once: the adapter's own name, the
+ *                                              ADAPTER of its kernels' ADAPTER/KERNEL)
  *   version TEXT                               (optional, once)
  *   kernel NAME FUNC DTYPE [DESCRIPTION...]    (at least one; names unique)
  *   ready
@@ -147,6 +149,17 @@ static enum gc_status banner_line(struct exec_state *s, struct exec_banner *b,
         return GC_OK;
     if (strncmp(l->text, "kernel ", 7) == 0)
         return add_kernel(s, b, l, msg, size);
+    if (strncmp(l->text, "name ", 5) == 0 && !b->name) {
+        if (!gc_valid_kernel_name(l->text + 5)) {
+            exec_msg(s, 0, msg, size, "bad name line '%s': the name must be 1 to 128 of "
+                     "[A-Za-z0-9_.-]", q);
+            return GC_E_INVALID;
+        }
+        if ((b->name = gc_strdup(l->text + 5)))
+            return GC_OK;
+        exec_msg(s, 0, msg, size, "out of memory");
+        return GC_E_NOMEM;
+    }
     if (strncmp(l->text, "version ", 8) == 0 && !b->version) {
         b->version = dup_clean(l->text + 8, l->len - 8);
         if (b->version)
@@ -188,4 +201,5 @@ void exec_banner_free(struct exec_banner *b)
     }
     free(b->k);
     free(b->version);
+    free(b->name);
 }

@@ -60,6 +60,7 @@ struct exec_kdef {
 };
 struct exec_banner {
     char *version; /* NULL until a 'version' line */
+    char *name;    /* NULL until a 'name' line: the adapter's own name */
     struct exec_kdef *k;
     size_t n, cap;
 };

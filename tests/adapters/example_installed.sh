@@ -17,7 +17,7 @@ cc -std=c11 -O2 -fPIC -shared -I "$tmp/prefix/include" "$src/example.c" -o "$tmp
 
 for lib in "$tmp/example/libexample.so" "$tmp/libexample.so"; do
     out=$(cd "$(dirname "$lib")" && "$gelucheck" list --adapter ./libexample.so)
-    for want in "adapter example (version 1.0; plug-in ./libexample.so)" "erfc.f64" "erfc.f32" \
+    for want in "adapter example-rename-me (version 1.0; plug-in ./libexample.so)" "erfc.f64" "erfc.f32" \
                 "tanh.f32  gelu_tanh"; do
         [[ $out == *"$want"* ]] || { printf 'missing "%s" in:\n%s\n' "$want" "$out"; exit 1; }
     done

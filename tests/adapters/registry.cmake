@@ -18,6 +18,10 @@ gcfx_module(gcfx_good good good.c)
 gcfx_module(gcfx_abi2 abi2 abi2.c)
 gcfx_module(gcfx_fail fail fail.c)
 gcfx_module(gcfx_nosym nosym nosym.c)
+# one plug-in "idk" in three builds (tests/reports/identity.cmake)
+gcfx_module(gcfx_idk idk ident.c)
+gcfx_module(gcfx_idk_regress idk_regress ident.c IDK_REGRESS=1)
+gcfx_module(gcfx_idk_drop idk_drop ident.c IDK_DROP=1)
 # one library per defect of bad.c
 set(gcfx_defects entry_null abi0 struct_size kernel_size kernel_size_odd kernel_size_huge name_null
     version_null n_zero n_huge null_kernels kname_null kname_illegal dup func dtype eval_null)
@@ -51,14 +55,14 @@ cli_test(list_in_usage 0 "--help" OUT "\n  list +list adapters and their kernels
 cli_test(list_builtins 0 "list"
     OUT "^adapter libm [(][^\n]*built-in[)]\n  kernel .*\n\nadapter mutants [(][^\n]*built-in[)]\n")
 cli_test(list_example 0 "list|--adapter|${list_example}"
-    OUT "^adapter example [(]version 1[.]0; plug-in [^\n]*libexample[.]so[)]\n  kernel  +func  +dtype  description\n  erfc[.]f64  +gelu  +f64  +0[.]5[*]x[*]erfc[(]-x/sqrt2[)] in double .*\n  tanh[.]f32  +gelu_tanh  +f32  ")
+    OUT "^adapter example-rename-me [(]version 1[.]0; plug-in [^\n]*libexample[.]so[)]\n  kernel  +func  +dtype  description\n  erfc[.]f64  +gelu  +f64  +0[.]5[*]x[*]erfc[(]-x/sqrt2[)] in double .*\n  tanh[.]f32  +gelu_tanh  +f32  ")
 cli_test(list_two 0 "list|--adapter|mutants|--adapter|plugin:${list_example}"
-    OUT "^adapter mutants .*\n\nadapter example ")
+    OUT "^adapter mutants .*\n\nadapter example-rename-me ")
 add_test(NAME cli_list_empty_spec
     COMMAND ${CMAKE_CURRENT_LIST_DIR}/empty_spec.sh $<TARGET_FILE:gelucheck>)
 set_tests_properties(cli_list_empty_spec PROPERTIES LABELS cli)
 cli_test(list_bad_adapter 3 "list|--adapter|nosuch|--adapter|${list_example}"
-    ERR "^${e}cannot load adapter 'nosuch': ${list_unknown}\n$" OUT "^adapter example ")
+    ERR "^${e}cannot load adapter 'nosuch': ${list_unknown}\n$" OUT "^adapter example-rename-me ")
 cli_test(list_bad_plugin 3 "list|--adapter|$<TARGET_FILE:gcfx_bad_dtype>"
     ERR "^${e}cannot load adapter '[^']*libbad_dtype[.]so': plug-in '[^']*libbad_dtype[.]so': kernel 2 'erf[.]f32': dtype 7 is not one of f64=1, f32=2, f16=3, bf16=4\n$"
     EMPTY_OUT)
@@ -93,7 +97,7 @@ foreach(a IN LISTS GC_THIRDPARTY_ADAPTERS)
 endforeach()
 list_json_test(list_json 0 "list|--json" "-DADAPTERS=${_list_builtins}" -DERRORS=0)
 list_json_test(list_json_example 3 "list|--json|--adapter|${list_example}|--adapter|nosuch"
-    "-DADAPTERS=example" -DERRORS=1 "-DKERNELS=erfc.f64 gelu f64|erfc.f32 gelu f32|tanh.f32 gelu_tanh f32")
+    "-DADAPTERS=example-rename-me" -DERRORS=1 "-DKERNELS=erfc.f64 gelu f64|erfc.f32 gelu f32|tanh.f32 gelu_tanh f32")
 
 # the example README's path: install, build the example against the installed header only,
 # list it with the installed gelucheck

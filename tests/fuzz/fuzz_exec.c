@@ -86,7 +86,7 @@ static void requests(struct exec_state *s, struct exec_banner *b)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static char command[] = "fuzz adapter";
-    struct exec_banner b = { NULL, NULL, 0, 0 };
+    struct exec_banner b = { NULL, NULL, NULL, 0, 0 };
     char msg[1024];
 
     if (size > FUZZ_EXEC_MAX)

@@ -99,7 +99,9 @@ static const struct gelucheck_plugin plugin = {
     GELUCHECK_PLUGIN_ABI,  /* abi_version: the header this was built with */
     sizeof plugin,         /* struct_size */
     sizeof kernels[0],     /* kernel_size: the stride the host walks kernels[] by */
-    "example",             /* name */
+    "example-rename-me",   /* name: your adapter's name, the ADAPTER of your kernels'
+                              identities ADAPTER/KERNEL that baselines and policies find
+                              them by (docs/ci.md): change it when you copy this file */
     "1.0",                 /* version of the implementation */
     example_open,          /* the next three may be NULL */
     example_close,
