@@ -138,7 +138,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
     cfg.has_range = o->has_range;
     cfg.range_lo = o->lo;
     cfg.range_hi = o->hi;
-    struct gs_target tg = { k, nt, o->adapter };
+    struct gs_target tg = { k, nt, o->adapter, NULL };
     struct gs_ctx c;
     char msg[256];
     int konly = strcmp(what, "kernel") == 0;

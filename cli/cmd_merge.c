@@ -116,8 +116,8 @@ static json_t *load_and_merge(const struct merge_args *a, json_t **docs, json_t 
             cli_error("%s", msg);
             return NULL;
         }
-    if (a->baseline && !(*old = rp_result_load(a->baseline, msg, sizeof msg))) {
-        cli_error("%s", msg);
+    if (a->baseline && !(*old = rp_baseline_load(a->baseline, msg, sizeof msg))) {
+        cli_error("--baseline: %s", msg);
         return NULL;
     }
     if (!(doc = rp_merge(docs, (const char *const *)a->files, a->n_files, msg, sizeof msg)))
@@ -148,10 +148,11 @@ int cmd_merge(int argc, char **argv)
         goto out;
     rc = (int)json_integer_value(json_object_get(doc, "exit_code"));
     if (old)
-        rc = rp_baseline_apply(doc, old);
+        rc = rp_baseline_apply(doc, old, NULL);
     if (cli_write_outputs(doc, a.json, a.report, a.junit))
         rc = CLI_EXIT_INTERNAL;
     run_summary_print(stdout, doc);
+    run_baseline_print(stdout, doc);
     if (a.report)
         printf("report: %s/report.md\n", a.report);
 out:

@@ -29,6 +29,9 @@
 static const struct option long_opts[] = {
     { "adapter", required_argument, NULL, 'a' },
     { "adapter-options", required_argument, NULL, 'o' },
+    { "adapter-name", required_argument, NULL, 'N' },
+    { "baseline-tolerance", required_argument, NULL, 'b' },
+    { "baseline-allow-missing", no_argument, NULL, 'M' },
     { "kernel", required_argument, NULL, 'k' },
     { "dtype", required_argument, NULL, 'd' },
     { "suite", required_argument, NULL, 's' },
@@ -209,6 +212,32 @@ static int parse_range_end(const char *arg, const char *which, const char *s,
     return -1;
 }
 
+/* --baseline-tolerance ULPS[,FRACTION]: max_ulp may grow by ULPS, the fraction correctly
+ * rounded fall by FRACTION (in [0, 1]) before either counts as a regression.  0, or -1 after a
+ * message. */
+static int parse_tolerance(const char *arg, struct rp_baseline_opts *o)
+{
+    char ulps[64];
+    const char *comma = strchr(arg, ',');
+    size_t n = comma ? (size_t)(comma - arg) : strlen(arg);
+    double f = 0;
+
+    snprintf(ulps, sizeof ulps, "%.*s", (int)(n < sizeof ulps ? n : sizeof ulps - 1), arg);
+    if (n >= sizeof ulps || parse_real(ulps, &o->tol_ulp) || !(o->tol_ulp >= 0) ||
+        isinf(o->tol_ulp)) {
+        cli_error("bad --baseline-tolerance '%s': ULPS '%s' is not a finite number >= 0", arg,
+                  ulps);
+        return -1;
+    }
+    if (comma && (parse_real(comma + 1, &f) || !(f >= 0 && f <= 1))) {
+        cli_error("bad --baseline-tolerance '%s': FRACTION '%s' is not a number in [0, 1]", arg,
+                  comma + 1);
+        return -1;
+    }
+    o->tol_fraction = f;
+    return 0;
+}
+
 /* --range LO:HI: two ends (parse_range_end) with LO <= HI.  0, or -1 after a message. */
 static int parse_range(const char *s, struct gs_config *c)
 {
@@ -290,6 +319,24 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
         }
         r->specs[r->n_specs++] = arg;
         return 0;
+    case 'N':
+        if (r->n_specs == 0) {
+            cli_error("--adapter-name '%s' names the --adapter before it: give that first", arg);
+            return -1;
+        }
+        if (r->names[r->n_specs - 1]) {
+            cli_error("a second --adapter-name ('%s') for adapter '%s', named '%s' already", arg,
+                      r->specs[r->n_specs - 1], r->names[r->n_specs - 1]);
+            return -1;
+        }
+        if (!gc_valid_kernel_name(arg)) {
+            cli_error("bad --adapter-name '%s': a name is 1 to 128 of [A-Za-z0-9_.-]", arg);
+            return -1;
+        }
+        r->names[r->n_specs - 1] = arg;
+        return 0;
+    case 'b': return parse_tolerance(arg, &r->bopt);
+    case 'M': r->bopt.allow_missing = 1; return 0;
     case 'o': r->options = arg; return 0;
     case 'F': {
         enum geluref_func f;
@@ -463,9 +510,10 @@ int cmd_run(int argc, char **argv)
     memset(&r, 0, sizeof r);
     gs_config_init(&r.cfg);
     r.specs = malloc((size_t)argc * sizeof *r.specs);
+    r.names = calloc((size_t)argc, sizeof *r.names);
     r.kernels = malloc((size_t)argc * sizeof *r.kernels);
     r.command = malloc(((size_t)argc + 2) * sizeof *r.command);
-    if (!av || !r.specs || !r.kernels || !r.command) {
+    if (!av || !r.specs || !r.names || !r.kernels || !r.command) {
         cli_error("out of memory");
     } else {
         int ac = cli_reorder(argc, argv, short_opts, long_opts, av);
@@ -477,6 +525,7 @@ int cmd_run(int argc, char **argv)
     free(r.command);
     free(r.kernels);
     free(r.specs);
+    free(r.names);
     free(av);
     return rc;
 }

@@ -14,6 +14,7 @@ static const struct cli_command commands[] = {
     { "report", "render the report of a saved result (Markdown, SVG, JUnit)", cmd_report },
     { "compare", "compare the kernels of several results in one table", cmd_compare },
     { "merge", "join the results of the shards of one run (run --shard K/N)", cmd_merge },
+    { "baseline", "write the compact baseline of a result, for run --baseline", cmd_baseline },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

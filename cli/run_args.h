@@ -5,12 +5,14 @@
 
 #include <stddef.h>
 
+#include <reports.h>
 #include <suites.h>
 
 #include "run_output.h"
 
 struct run_args {
     const char **specs;        /* --adapter, in order */
+    const char **names;        /* --adapter-name of each (NULL: the adapter's own name) */
     size_t n_specs;
     const char *options;       /* --adapter-options */
     const char *func;          /* --func: what onnx: models compute (NULL: gelu) */
@@ -21,7 +23,8 @@ struct run_args {
     const char *json;          /* --json FILE */
     const char *report;        /* --report DIR: the report folder (reports.h) */
     const char *junit;         /* --junit FILE: JUnit XML there too */
-    const char *baseline;      /* --baseline FILE: an earlier result to fail regressions on */
+    const char *baseline;      /* --baseline FILE: an earlier result or a compact baseline */
+    struct rp_baseline_opts bopt; /* --baseline-tolerance, --baseline-allow-missing */
     const char *resume;        /* --resume FILE: an interrupted run's result to continue */
     double timeout_s, startup_timeout_s;
     int in_process;            /* --isolation none: gc_open_options.in_process */

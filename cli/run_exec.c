@@ -15,6 +15,7 @@
 
 struct run_adapter {
     const char *spec;
+    char id[256];          /* its name: --adapter-name, else its own (gc_adapter.ident) */
     struct gc_adapter **a; /* one per thread; a[0] NULL when it could not be opened */
     char error[1024];
 };
@@ -64,6 +65,40 @@ static enum gc_status open_adapter(struct run_adapter *ad, unsigned threads,
     if (st != GC_OK)
         close_adapter(ad, threads);
     return st;
+}
+
+/* Each adapter's name (the ADAPTER of its kernels' identities ADAPTER/KERNEL): --adapter-name,
+ * else its own; one that could not be opened is named from its spec.  Names must be valid and
+ * distinct: two adapters with one name would make their kernels indistinguishable to a
+ * baseline, a policy section and compare.  0, or -1 after a message (a usage error). */
+static int check_names(const struct run_args *r, struct run_adapter *ad)
+{
+    for (size_t s = 0; s < r->n_specs; s++) {
+        const struct gc_adapter *a = ad[s].a ? ad[s].a[0] : NULL;
+        int bad = 0;
+        if (r->names[s])
+            snprintf(ad[s].id, sizeof ad[s].id, "%s", r->names[s]);
+        else if (a && a->ident)
+            bad = snprintf(ad[s].id, sizeof ad[s].id, "%s", a->ident) < 0 ||
+                  !gc_valid_kernel_name(ad[s].id);
+        else if (gc_ident_derive(ad[s].spec, ad[s].spec, NULL, r->func, ad[s].id,
+                                 sizeof ad[s].id) != 0)
+            gc_ident_clean(ad[s].id); /* not loaded: a name for its error entry */
+        if (bad) {
+            cli_error("adapter '%s' calls itself '%s', which is not a name (1 to 128 of "
+                      "[A-Za-z0-9_.-]): give it one with --adapter-name NAME after its "
+                      "--adapter", ad[s].spec, ad[s].id);
+            return -1;
+        }
+        for (size_t t = 0; t < s; t++)
+            if (strcmp(ad[t].id, ad[s].id) == 0) {
+                cli_error("adapters '%s' and '%s' both have the name '%s': tell them apart "
+                          "with --adapter-name NAME after one of them", ad[t].spec, ad[s].spec,
+                          ad[s].id);
+                return -1;
+            }
+    }
+    return 0;
 }
 
 static int selected(const struct run_args *r, const struct gc_kernel *k)
@@ -162,8 +197,8 @@ static int check_outputs(const struct run_args *r, json_t **old)
         cli_error("--report: %s", msg);
         return -1;
     }
-    if (r->baseline && !(*old = rp_result_load(r->baseline, msg, sizeof msg))) {
-        cli_error("%s", msg);
+    if (r->baseline && !(*old = rp_baseline_load(r->baseline, msg, sizeof msg))) {
+        cli_error("--baseline: %s", msg);
         return -1;
     }
     return 0;
@@ -200,7 +235,7 @@ static int run_kernels(const struct run_args *r, struct run_adapter *ad, size_t 
                 continue;
             for (unsigned t = 0; t < threads; t++)
                 kp[t] = &ad[s].a[t]->kernels[i];
-            struct gs_target tg = { kp, threads, ad[s].spec };
+            struct gs_target tg = { kp, threads, ad[s].spec, ad[s].id };
             double wall = 0;
             int in = 0;
             const json_t *pk = json_array_get(json_object_get(prev, "kernels"), index);
@@ -268,6 +303,10 @@ int run_execute(struct run_args *r)
         for (size_t i = 0; i < ad[s].a[0]->n_kernels; i++)
             n_sel += (size_t)selected(r, &ad[s].a[0]->kernels[i]);
     }
+    if (check_names(r, ad)) {
+        rc = CLI_EXIT_USAGE;
+        goto out;
+    }
     if (all_open && check_selection(r, ad, n_sel)) {
         rc = CLI_EXIT_USAGE;
         goto out;
@@ -283,7 +322,8 @@ int run_execute(struct run_args *r)
     r->cfg.progress = pg ? run_progress_fn : NULL;
     r->cfg.progress_arg = pg;
     for (size_t s = 0; s < r->n_specs; s++)
-        rp_result_add_adapter(doc, ad[s].spec, ad[s].a ? ad[s].a[0] : NULL, ad[s].error);
+        rp_result_add_adapter(doc, ad[s].spec, ad[s].id, ad[s].a ? ad[s].a[0] : NULL,
+                              ad[s].error);
     if (prev && check_resume_kernels(r, ad, doc, prev, n_sel)) {
         rc = CLI_EXIT_USAGE;
         run_progress_free(pg);
@@ -302,9 +342,10 @@ int run_execute(struct run_args *r)
     not_run = NULL;
     rc = rp_result_finish(doc, r->cfg.policy, internal, now_s() - t0);
     if (old && !sig) /* an interrupted run is not compared: its kernels are not all there */
-        rc = rp_baseline_apply(doc, old);
+        rc = rp_baseline_apply(doc, old, &r->bopt);
     write_failed = cli_write_outputs(doc, r->json, r->report, r->junit) != 0;
     run_summary_print(stdout, doc);
+    run_baseline_print(stdout, doc);
     if (r->report)
         printf("report: %s/report.md\n", r->report);
     fflush(stdout);

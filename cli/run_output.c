@@ -123,20 +123,23 @@ static void print_baseline(FILE *f, const json_t *k)
     if (!b)
         return;
     if (!json_is_true(json_object_get(b, "found"))) {
-        fprintf(f, "    %-12sno such kernel in the baseline\n", "baseline");
+        fprintf(f, "    %-12snew: not in the baseline\n", "baseline");
         return;
     }
     json_array_foreach(json_object_get(b, "metrics"), i, m) {
-        if (!json_is_true(json_object_get(m, "worse")))
+        int worse = json_is_true(json_object_get(m, "worse"));
+        if (!worse && !json_is_true(json_object_get(m, "better")))
             continue;
         fprintf(f, "    %-12s%s ", "baseline", str(m, "name"));
         put_metric(f, json_object_get(m, "old"));
         fputs(" -> ", f);
         put_metric(f, json_object_get(m, "new"));
-        fputs(" (worse)\n", f);
+        fputs(worse ? " (worse)\n" : " (better)\n", f);
     }
     json_array_foreach(json_object_get(b, "new_kinds"), i, m)
         fprintf(f, "    %-12snew finding kind %s\n", "baseline", json_string_value(m));
+    json_array_foreach(json_object_get(b, "gone_kinds"), i, m)
+        fprintf(f, "    %-12sno more %s (better)\n", "baseline", json_string_value(m));
 }
 
 static void print_kernel(FILE *f, const json_t *k)

@@ -11,6 +11,10 @@
 /* The summary of a finished result: one line per kernel ("FAIL  mutants  erf1p_float.f32
  * gelu f32"), under a failing kernel one line per failing suite with its first failing
  * finding, adapters that could not be loaded, and the totals. */
+/* Under --baseline: the line "baseline: N kernels compared, R regressions, I improvements,
+ * M missing, A new", then the kernels of each and what could not be compared
+ * (run_baseline.c). */
+void run_baseline_print(FILE *f, const json_t *doc);
 void run_summary_print(FILE *f, const json_t *doc);
 
 enum run_progress_mode { RUN_PROGRESS_AUTO = 0, RUN_PROGRESS_ALWAYS, RUN_PROGRESS_NEVER };

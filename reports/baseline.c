@@ -1,131 +1,236 @@
-/* `--baseline OLD.json` (DESIGN.md section 8): a regression check of a result against an
- * earlier one.  Each kernel of doc is matched with the kernel of the same adapter spec, kernel
- * name, func and dtype in old (the first such), and these are compared:
- *   max_ulp                     ulp suite, overall: larger is worse
- *   fraction_correctly_rounded  ulp suite, overall: smaller is worse
- *   flush_point                 tail suite: a flush nearer 0 starts earlier and is worse; no
- *                               flush (null) is best, so a flush where there was none is worse
- *   special_passed              special suite, inputs passed: fewer is worse
- *   new kinds                   a finding kind with a count in some suite of doc's kernel and
- *                               none in any suite of old's (every severity)
- * A metric is compared when doc's kernel has its suite; where old lacks it the entry's "old" is
- * null and it is not worse.  Values compare exactly: the same options give the same numbers.
- * A kernel with a regression that passed (or was skipped) fails; fail and error stay. */
+/* `--baseline FILE` (docs/ci.md): a regression check of a result against an earlier result
+ * or a compact baseline (baseline_form.c; a result is made compact first, so both compare
+ * alike).  Kernels are matched by identity ADAPTER/KERNEL, func and dtype, never by the
+ * spelling of a spec.  What is compared depends on whether the two runs measured the same
+ * inputs (the same rounding, seed, samples, exhaustive, range and suites):
+ *   max_ulp, fraction_correctly_rounded (ulp), flush_point (tail), and the kinds of findings
+ *   of the swept suites (ulp, tail, identity): when the inputs are the same, or when they
+ *   cannot differ: the same rounding and range, and the dtype f16 or bf16 (always swept
+ *   whole) or both runs exhaustive;
+ *   special_passed and the kinds of the special, vector and fingerprint suites (fixed inputs):
+ *   when the rounding is the same;
+ *   finding kinds and special_passed also need the same policy (it decides what is a finding).
+ * Larger max_ulp, smaller fraction and special_passed, a flush nearer 0 (or one where there
+ * was none) and a kind with findings where the baseline had none are regressions, past
+ * --baseline-tolerance for the first two; the opposite moves are improvements.  A kernel
+ * with a regression fails.  A baseline kernel this run selected (its adapter is one of the
+ * run's, its name and dtype pass --kernel and --dtype) but did not produce is missing: the
+ * run fails unless allow_missing.  A kernel the baseline lacks is new, and only reported. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "reports.h"
 #include "resread.h"
 
-static const json_t *find_old(const json_t *old, const json_t *k)
+struct cmp {
+    const struct rp_baseline_opts *o;
+    int sampled_ok, fixed_ok, kinds_ok; /* what may be compared (see the top) */
+    int same_inputs, same_policy, same_rounding, same_range, both_exhaustive;
+};
+
+static const json_t *find_old(const json_t *ob, const json_t *nk)
 {
-    static const char *const keys[] = { "adapter", "kernel", "func", "dtype" };
-    size_t i, j;
+    size_t i;
     json_t *o;
-    json_array_foreach(json_object_get(old, "kernels"), i, o) {
-        int same = 1;
-        for (j = 0; j < 4 && same; j++)
-            same = strcmp(rr_str(o, keys[j]), rr_str(k, keys[j])) == 0;
-        if (same)
+    json_array_foreach(json_object_get(ob, "kernels"), i, o) {
+        if (strcmp(rr_str(o, "id"), rr_str(nk, "id")) == 0 &&
+            strcmp(rr_str(o, "func"), rr_str(nk, "func")) == 0 &&
+            strcmp(rr_str(o, "dtype"), rr_str(nk, "dtype")) == 0)
             return o;
     }
     return NULL;
 }
 
-/* Appends {"name", "old", "new", "worse"} to metrics; old_v NULL (absent) becomes null. */
+/* Appends {"name", "old", "new", "worse", "better"}; returns worse. */
 static int add_metric(json_t *metrics, const char *name, const json_t *old_v, const json_t *new_v,
-                      int worse)
+                      int worse, int better)
 {
-    json_t *m = json_pack("{s:s, s:O, s:O, s:b}", "name", name,
+    json_t *m = json_pack("{s:s, s:O, s:O, s:b, s:b}", "name", name,
                           "old", old_v ? old_v : json_null(), "new", new_v ? new_v : json_null(),
-                          "worse", worse);
-    return json_array_append_new(metrics, m) ? 0 : worse;
+                          "worse", worse, "better", better);
+    json_array_append_new(metrics, m);
+    return worse;
 }
 
-static const json_t *metric(const json_t *k, const char *suite, const char *key)
-{
-    return json_object_get(json_object_get(rr_suite(k, suite), "metrics"), key);
-}
-
-/* Whether the number new_v is worse than old_v (sign +1: larger is worse, -1: smaller is);
- * never when either is absent or null.  The schema's "inf" counts as the largest. */
-static int worse_number(const json_t *old_v, const json_t *new_v, int sign)
+/* sign * (new - old) > tol: worse (sign +1: larger is worse); never with either absent,
+ * null or NaN.  The schema's "inf" counts as the largest. */
+static int moved(const json_t *old_v, const json_t *new_v, int sign, double tol)
 {
     double o, n;
     if (rr_real(old_v, &o) != 0 || rr_real(new_v, &n) != 0 || isnan(o) || isnan(n))
         return 0;
-    return sign > 0 ? n > o : n < o;
+    if (isinf(o) || isinf(n))
+        return sign > 0 ? n > o : n < o;
+    return sign * (n - o) > tol;
 }
 
-/* A flush point got worse: one appeared where there was none, or it moved nearer 0. */
-static int worse_flush(const json_t *old_v, const json_t *new_v)
+/* A flush point got worse (1) or better (-1): one appeared (went away), or moved nearer 0
+ * (further from it); 0 otherwise.  Only where both kernels ran the tail suite. */
+static int flush_move(const json_t *old_v, const json_t *new_v)
 {
     double o, n;
-    if (!old_v || !new_v || json_is_null(new_v))
+    if (!old_v || !new_v)
         return 0;
-    if (json_is_null(old_v))
-        return 1;
-    return rr_value(old_v, &o) == 0 && rr_value(new_v, &n) == 0 && fabs(n) < fabs(o);
+    if (json_is_null(old_v) || json_is_null(new_v))
+        return json_is_null(old_v) == json_is_null(new_v) ? 0 : json_is_null(old_v) ? 1 : -1;
+    if (rr_value(old_v, &o) != 0 || rr_value(new_v, &n) != 0)
+        return 0;
+    return fabs(n) < fabs(o) ? 1 : fabs(n) > fabs(o) ? -1 : 0;
 }
 
-/* "new_kinds": the kinds with findings in k and none in o. */
-static json_t *new_kinds(const json_t *k, const json_t *o)
+static int swept_suite(const char *suite)
 {
-    json_t *kinds = json_array();
-    size_t i, j, l;
-    json_t *s, *c, *seen;
-    json_array_foreach(json_object_get(k, "suites"), i, s) {
-        json_array_foreach(json_object_get(s, "finding_counts"), j, c) {
-            const char *kind = rr_str(c, "kind");
-            int dup = json_integer_value(json_object_get(c, "count")) <= 0 ||
-                      rr_kind_count(o, kind) > 0;
-            json_array_foreach(kinds, l, seen)
-                dup |= strcmp(json_string_value(seen), kind) == 0;
-            if (!dup)
-                json_array_append_new(kinds, json_string(kind));
+    return strcmp(suite, "ulp") == 0 || strcmp(suite, "tail") == 0 ||
+           strcmp(suite, "identity") == 0;
+}
+
+/* Appends kind to list unless it is there already (a kind counts once, in however many
+ * suites it appears). */
+static void add_kind(json_t *list, const char *kind)
+{
+    size_t i;
+    json_t *v;
+    json_array_foreach(list, i, v) {
+        if (strcmp(json_string_value(v), kind) == 0)
+            return;
+    }
+    json_array_append_new(list, json_string(kind));
+}
+
+/* The kinds with findings in nk and none in ok ("new_kinds"), and the other way round
+ * ("gone_kinds"), over the suites both ran that may be compared. */
+static void kinds_moved(const struct cmp *c, const json_t *nk, const json_t *ok, int swept_ok,
+                        json_t *added, json_t *gone)
+{
+    const json_t *nks = json_object_get(nk, "kinds"), *oks = json_object_get(ok, "kinds");
+    const char *suite;
+    json_t *nsuite;
+    if (!c->kinds_ok)
+        return;
+    json_object_foreach((json_t *)nks, suite, nsuite) {
+        const json_t *osuite = json_object_get(oks, suite);
+        const char *kind;
+        json_t *v;
+        if (!osuite || (swept_suite(suite) ? !swept_ok : !c->fixed_ok))
+            continue;
+        json_object_foreach(nsuite, kind, v) {
+            if (!json_object_get(osuite, kind))
+                add_kind(added, kind);
+        }
+        json_object_foreach((json_t *)osuite, kind, v) {
+            if (!json_object_get(nsuite, kind))
+                add_kind(gone, kind);
         }
     }
-    return kinds;
 }
 
-/* Adds k's "baseline"; returns its number of regressions, -1 on no memory. */
-static long long compare_kernel(json_t *k, const json_t *o)
+/* Sets k's "baseline"; *regressions and *improvements get the counts of worse and better
+ * metrics and kinds. */
+static void compare_kernel(const struct cmp *c, json_t *k, const json_t *nk, const json_t *ok,
+                           long long *regressions, long long *improvements)
 {
-    json_t *b = json_object(), *metrics = json_array();
-    long long n = 0;
+    json_t *b = json_object(), *metrics = json_array(), *added = json_array(),
+           *gone = json_array(), *skipped = json_array();
+    const char *dt = rr_str(nk, "dtype");
+    int half = strcmp(dt, "f16") == 0 || strcmp(dt, "bf16") == 0;
+    int swept_ok = c->same_inputs ||
+                   (c->same_rounding && c->same_range && (half || c->both_exhaustive));
+    long long worse = 0, better = 0;
 
-    if (!b || !metrics || json_object_set_new(k, "baseline", b)) {
-        json_decref(metrics);
-        return -1;
+    json_object_set_new(k, "baseline", b);
+    json_object_set_new(b, "found", json_true());
+    if (swept_ok) {
+        const json_t *on = json_object_get(ok, "max_ulp"), *nn = json_object_get(nk, "max_ulp");
+        int w = moved(on, nn, +1, c->o->tol_ulp), g = moved(on, nn, -1, c->o->tol_ulp);
+        worse += add_metric(metrics, "max_ulp", on, nn, w, g);
+        better += g;
+        on = json_object_get(ok, "fraction_correctly_rounded");
+        nn = json_object_get(nk, "fraction_correctly_rounded");
+        w = moved(on, nn, -1, c->o->tol_fraction);
+        g = moved(on, nn, +1, c->o->tol_fraction);
+        worse += add_metric(metrics, "fraction_correctly_rounded", on, nn, w, g);
+        better += g;
+        on = json_object_get(ok, "flush_point");
+        nn = json_object_get(nk, "flush_point");
+        if (on && nn) {
+            int f = flush_move(on, nn);
+            worse += add_metric(metrics, "flush_point", on, nn, f > 0, f < 0);
+            better += f < 0;
+        }
+    } else {
+        json_array_append_new(skipped, json_string("max_ulp"));
+        json_array_append_new(skipped, json_string("fraction_correctly_rounded"));
+        json_array_append_new(skipped, json_string("flush_point"));
     }
-    json_object_set_new(b, "found", json_boolean(o != NULL));
-    if (!o) {
-        json_decref(metrics);
-        json_object_set_new(b, "regressions", json_integer(0));
-        return 0;
+    if (c->fixed_ok && c->kinds_ok) {
+        const json_t *on = json_object_get(ok, "special_passed");
+        const json_t *nn = json_object_get(nk, "special_passed");
+        int w = moved(on, nn, -1, 0), g = moved(on, nn, +1, 0);
+        worse += add_metric(metrics, "special_passed", on, nn, w, g);
+        better += g;
+    } else {
+        json_array_append_new(skipped, json_string("special_passed"));
     }
+    kinds_moved(c, nk, ok, swept_ok, added, gone);
+    worse += (long long)json_array_size(added);
+    better += (long long)json_array_size(gone);
     json_object_set_new(b, "metrics", metrics);
-    if (rr_suite(k, "ulp")) {
-        const json_t *ko = metric(k, "ulp", "overall"), *oo = metric(o, "ulp", "overall");
-        const json_t *kn = json_object_get(ko, "max_ulp"), *on = json_object_get(oo, "max_ulp");
-        n += add_metric(metrics, "max_ulp", on, kn, worse_number(on, kn, +1));
-        kn = json_object_get(ko, "fraction_correctly_rounded");
-        on = json_object_get(oo, "fraction_correctly_rounded");
-        n += add_metric(metrics, "fraction_correctly_rounded", on, kn, worse_number(on, kn, -1));
+    json_object_set_new(b, "new_kinds", added);
+    json_object_set_new(b, "gone_kinds", gone);
+    json_object_set_new(b, "not_compared", skipped);
+    json_object_set_new(b, "regressions", json_integer(worse));
+    json_object_set_new(b, "improvements", json_integer(better));
+    *regressions = worse;
+    *improvements = better;
+}
+
+/* Whether the run of doc selected kernel id (ADAPTER/KERNEL) of dtype dt: its adapter is one
+ * of doc's, and the recorded command's --kernel and --dtype let it through. */
+static int selected(const json_t *doc, const char *id, const char *dt)
+{
+    const json_t *cmd = json_object_get(doc, "command");
+    const char *slash = strchr(id, '/'), *name = slash ? slash + 1 : id;
+    size_t i, alen = slash ? (size_t)(slash - id) : strlen(id);
+    int adapter = 0, any_kernel = 0, kernel = 0, any_dtype = 0, dtype = 0;
+    json_t *a;
+    char aid[256];
+
+    json_array_foreach(json_object_get(doc, "adapters"), i, a) {
+        const json_t *k0 = NULL, *k;
+        size_t j;
+        json_array_foreach(json_object_get(doc, "kernels"), j, k)
+            if (!k0 && strcmp(rr_str(k, "adapter"), rr_str(a, "spec")) == 0)
+                k0 = k;
+        rp_adapter_id(doc, a, rr_str(k0, "func"), aid, sizeof aid);
+        adapter |= strlen(aid) == alen && strncmp(aid, id, alen) == 0;
     }
-    if (rr_suite(k, "tail")) {
-        const json_t *kn = metric(k, "tail", "flush_point"), *on = metric(o, "tail", "flush_point");
-        n += add_metric(metrics, "flush_point", on, kn, worse_flush(on, kn));
+    for (i = 0; i < json_array_size(cmd); i++) {
+        const char *w = json_string_value(json_array_get(cmd, i));
+        const char *v = json_string_value(json_array_get(cmd, i + 1));
+        if (!w)
+            continue;
+        if (strncmp(w, "--kernel=", 9) == 0 || strncmp(w, "--dtype=", 8) == 0) {
+            v = strchr(w, '=') + 1;
+        } else if (strcmp(w, "--kernel") != 0 && strcmp(w, "--dtype") != 0) {
+            continue;
+        }
+        if (!v)
+            continue;
+        if (strncmp(w, "--kernel", 8) == 0) {
+            any_kernel = 1;
+            kernel |= strcmp(v, name) == 0;
+        } else {
+            any_dtype = 1;
+            dtype |= strcmp(v, dt) == 0;
+        }
     }
-    if (rr_suite(k, "special")) {
-        const json_t *kn = metric(k, "special", "passed"), *on = metric(o, "special", "passed");
-        n += add_metric(metrics, "special_passed", on, kn, worse_number(on, kn, -1));
-    }
-    json_t *kinds = new_kinds(k, o);
-    n += (long long)json_array_size(kinds);
-    json_object_set_new(b, "new_kinds", kinds ? kinds : json_array());
-    json_object_set_new(b, "regressions", json_integer(n));
-    return n;
+    return adapter && (!any_kernel || kernel) && (!any_dtype || dtype);
+}
+
+static void list_add(json_t *summary, const char *list, const char *id)
+{
+    json_array_append_new(json_object_get(summary, list), json_string(id));
 }
 
 static enum gs_verdict verdict_of(const json_t *o)
@@ -140,8 +245,8 @@ static enum gs_verdict verdict_of(const json_t *o)
 /* rp_result_finish's rules again after verdicts changed: each adapter's verdict (error when it
  * was not loaded, else the worst of its kernels), "totals" (the finding counts are kept),
  * "verdict" and "exit_code" (4 stays 4: the reference failed in the run; else 3 for an error,
- * 1 for a fail, 0).  Returns the exit code. */
-static int reverdict(json_t *doc)
+ * 1 for a fail or a missing kernel, 0).  Returns the exit code. */
+static int reverdict(json_t *doc, int missing)
 {
     json_t *kernels = json_object_get(doc, "kernels"), *totals = json_object_get(doc, "totals");
     json_int_t n[4] = { 0 };
@@ -154,6 +259,8 @@ static int reverdict(json_t *doc)
         n[v]++;
         all = gs_verdict_worse(all, v);
     }
+    if (missing) /* a kernel of the baseline that this run selected and did not produce */
+        all = gs_verdict_worse(all, GS_FAIL);
     json_array_foreach(json_object_get(doc, "adapters"), i, a) {
         enum gs_verdict av = json_is_null(json_object_get(a, "name")) ? GS_ERROR : GS_SKIP;
         json_array_foreach(kernels, j, k) {
@@ -178,19 +285,80 @@ static int reverdict(json_t *doc)
     return code;
 }
 
-int rp_baseline_apply(json_t *doc, const json_t *old)
+int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_opts *opts)
 {
+    static const struct rp_baseline_opts none = { 0, 0, 0 };
+    int own = strcmp(rr_str(old, "schema"), RP_BASELINE_SCHEMA) != 0;
+    json_t *ob = own ? rp_baseline_compact(old) : (json_t *)old, *nb = rp_baseline_compact(doc);
+    json_t *summary = json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:[], s:[], s:[], s:[]}",
+                                "compared", 0, "regressions", 0, "improvements", 0, "missing",
+                                0, "new", 0, "same_inputs", 0, "regressed_kernels",
+                                "improved_kernels", "missing_kernels", "new_kernels");
+    const json_t *ni = json_object_get(nb, "inputs"), *oi = json_object_get(ob, "inputs");
+    struct cmp c = { opts ? opts : &none, 0, 0, 0, 0, 0, 0, 0, 0 };
+    long long counts[5] = { 0 }; /* compared, regressed, improved, missing, new */
     size_t i;
-    json_t *k;
-    int nomem = 0;
+    json_t *k, *o;
 
+    if (!ob || !nb || !summary) {
+        if (own)
+            json_decref(ob);
+        json_decref(nb);
+        json_decref(summary);
+        return 4;
+    }
+    c.same_inputs = json_equal(ni, oi);
+    c.same_policy = strcmp(rr_str(nb, "policy"), rr_str(ob, "policy")) == 0;
+    c.same_rounding = json_equal(json_object_get(ni, "rounding"), json_object_get(oi, "rounding"));
+    c.same_range = json_equal(json_object_get(ni, "range"), json_object_get(oi, "range"));
+    c.both_exhaustive = json_is_true(json_object_get(ni, "exhaustive")) &&
+                        json_is_true(json_object_get(oi, "exhaustive"));
+    c.fixed_ok = c.same_rounding;
+    c.kinds_ok = c.same_policy;
     json_array_foreach(json_object_get(doc, "kernels"), i, k) {
-        long long n = compare_kernel(k, find_old(old, k));
+        const json_t *nk = json_array_get(json_object_get(nb, "kernels"), i);
+        const json_t *ok = find_old(ob, nk);
+        long long worse = 0, better = 0;
+        if (!ok) {
+            json_object_set_new(k, "baseline", json_pack("{s:b, s:i}", "found", 0,
+                                                         "regressions", 0));
+            counts[4]++;
+            list_add(summary, "new_kernels", rr_str(nk, "id"));
+            continue;
+        }
+        compare_kernel(&c, k, nk, ok, &worse, &better);
+        counts[0]++;
+        counts[1] += worse > 0;
+        counts[2] += better > 0;
+        if (worse > 0)
+            list_add(summary, "regressed_kernels", rr_str(nk, "id"));
+        else if (better > 0)
+            list_add(summary, "improved_kernels", rr_str(nk, "id"));
         const char *v = rr_str(k, "verdict");
-        nomem |= n < 0;
-        if (n > 0 && (strcmp(v, "pass") == 0 || strcmp(v, "skip") == 0))
+        if (worse > 0 && (strcmp(v, "pass") == 0 || strcmp(v, "skip") == 0))
             json_object_set_new(k, "verdict", json_string("fail"));
     }
-    int code = reverdict(doc);
-    return nomem && code < 4 ? 4 : code;
+    json_array_foreach(json_object_get(ob, "kernels"), i, o) {
+        size_t j;
+        const json_t *nk;
+        int found = 0;
+        json_array_foreach(json_object_get(nb, "kernels"), j, nk)
+            found |= find_old(ob, nk) == o;
+        if (!found && selected(doc, rr_str(o, "id"), rr_str(o, "dtype"))) {
+            counts[3]++;
+            list_add(summary, "missing_kernels", rr_str(o, "id"));
+        }
+    }
+    static const char *const names[] = { "compared", "regressions", "improvements", "missing",
+                                         "new" };
+    for (i = 0; i < 5; i++)
+        json_object_set_new(summary, names[i], json_integer(counts[i]));
+    json_object_set_new(summary, "same_inputs", json_boolean(c.same_inputs));
+    json_object_set_new(summary, "same_policy", json_boolean(c.same_policy));
+    json_object_set_new(summary, "allow_missing", json_boolean(c.o->allow_missing));
+    json_object_set_new(doc, "baseline", summary);
+    if (own)
+        json_decref(ob);
+    json_decref(nb);
+    return reverdict(doc, counts[3] > 0 && !c.o->allow_missing);
 }

@@ -136,8 +136,9 @@ static void nan_neginf_cell(FILE *f, const json_t *special)
     fputs(" — |", f);
 }
 
-static void row(FILE *f, const json_t *k, size_t doc_index, size_t n_docs)
+static void row(FILE *f, const json_t *doc, const json_t *k, size_t doc_index, size_t n_docs)
 {
+    char id[400];
     const json_t *ulp = rr_suite(k, "ulp"), *special = rr_suite(k, "special"),
                  *tail = rr_suite(k, "tail");
     const json_t *overall = json_object_get(json_object_get(ulp, "metrics"), "overall");
@@ -145,8 +146,13 @@ static void row(FILE *f, const json_t *k, size_t doc_index, size_t n_docs)
     const json_t *fp = json_object_get(k, "fingerprint");
     double scale;
 
+    /* the adapter's name (of the identity ADAPTER/KERNEL), however its spec was spelled */
+    rp_kernel_id(doc, k, id, sizeof id);
+    char *slash = strchr(id, '/');
+    if (slash)
+        *slash = '\0';
     fputs("| ", f);
-    md_escape(f, rr_str(k, "adapter"));
+    md_escape(f, id);
     if (n_docs > 1)
         fprintf(f, " [%zu]", doc_index + 1);
     fputs(" | ", f);
@@ -269,7 +275,7 @@ char *rp_compare_markdown(json_t *const *docs, const char *const *names, size_t 
                 for (e = 0; e < n; e++)
                     json_array_foreach(json_object_get(docs[e], "kernels"), j, k2) {
                         if (same_group(k, k2))
-                            row(f, k2, e, n);
+                            row(f, docs[e], k2, e, n);
                     }
             }
         }

@@ -361,16 +361,15 @@ static void suite_case(FILE *f, const json_t *doc, const json_t *k, const json_t
 
 static void kernel_suite(FILE *f, const json_t *doc, const json_t *k)
 {
-    char name[1024], classname[1100];
+    char classname[1100];
     size_t n[4] = { 0 }, i;
     size_t tests = count_cases(k, n);
     const json_t *s, *b = json_object_get(k, "baseline");
     const char *detected = rr_str(json_object_get(k, "fingerprint"), "detected");
 
-    snprintf(name, sizeof name, "%s %s", rr_str(k, "adapter"), rr_str(k, "kernel"));
-    snprintf(classname, sizeof classname, "gelucheck.%s.%s", rr_str(k, "adapter"),
-             rr_str(k, "kernel"));
-    open_suite(f, name, tests, n);
+    /* the kernel's identity ADAPTER/KERNEL names both, however the spec was spelled */
+    rp_kernel_id(doc, k, classname, sizeof classname);
+    open_suite(f, classname, tests, n);
     fputs("    <properties>\n", f);
     property(f, "func", rr_str(k, "func"));
     property(f, "dtype", rr_str(k, "dtype"));
@@ -396,7 +395,7 @@ static void kernel_suite(FILE *f, const json_t *doc, const json_t *k)
         if (o == JU_PASS) {
             close_case(f, NULL, NULL, NULL, NULL);
         } else if (o == JU_SKIP) {
-            close_case(f, "skipped", "no such kernel in the baseline", NULL, NULL);
+            close_case(f, "skipped", "new: not in the baseline", NULL, NULL);
         } else {
             char msg[1024];
             text = ju_baseline_text(b, msg, sizeof msg);
@@ -404,6 +403,21 @@ static void kernel_suite(FILE *f, const json_t *doc, const json_t *k)
         }
         free(text);
     }
+    fputs("  </testsuite>\n", f);
+}
+
+/* A kernel of the baseline that the run selected and did not produce: a testsuite of its
+ * own with one testcase "baseline", failing (skipped under --baseline-allow-missing), so that
+ * the CI page says what the exit code says. */
+static void missing_suite(FILE *f, const char *id, int allowed)
+{
+    size_t n[4] = { 0 };
+    n[allowed ? JU_SKIP : JU_FAIL] = 1;
+    open_suite(f, id, 1, n);
+    open_case(f, id, "baseline");
+    close_case(f, allowed ? "skipped" : "failure",
+               "in the baseline, selected by this run, not produced",
+               allowed ? NULL : "missing", NULL);
     fputs("  </testsuite>\n", f);
 }
 
@@ -429,8 +443,13 @@ char *rp_junit(const json_t *doc)
 
     if (!f)
         return NULL;
+    const json_t *bs = json_object_get(doc, "baseline");
+    const json_t *mk = json_object_get(bs, "missing_kernels");
+    int allowed = json_is_true(json_object_get(bs, "allow_missing"));
     json_array_foreach(json_object_get(doc, "kernels"), i, k)
         tests += count_cases(k, n);
+    tests += json_array_size(mk);
+    n[allowed ? JU_SKIP : JU_FAIL] += json_array_size(mk);
     json_array_foreach(json_object_get(doc, "adapters"), i, a) {
         if (json_is_null(json_object_get(a, "name"))) {
             tests++;
@@ -447,6 +466,9 @@ char *rp_junit(const json_t *doc)
     }
     json_array_foreach(json_object_get(doc, "kernels"), i, k)
         kernel_suite(f, doc, k);
+    json_array_foreach(mk, i, k)
+        if (json_is_string(k))
+            missing_suite(f, json_string_value(k), allowed);
     fputs("</testsuites>\n", f);
     if (ferror(f)) {
         fclose(f);

@@ -4,7 +4,8 @@
  *
  * Building a result:
  *   doc = rp_result_new(&meta);                       head: schema, tool, command, options
- *   rp_result_add_adapter(doc, spec, a, NULL);        per adapter (a NULL + message: error)
+ *   rp_result_add_adapter(doc, spec, id, a, NULL);    per adapter (a NULL + message: error;
+ *                                                     id: its name, NULL: none recorded)
  *   rp_result_add_kernel(doc, kobj, wall_s);          per kernel, gs_run_kernel's object
  *   rp_result_finish(doc, policy, internal, wall_s);  verdict, exit_code, totals, policy values
  *   rp_write_json(doc, path, msg, size);              temp file + rename
@@ -43,8 +44,8 @@ json_t *rp_result_new(const struct rp_meta *m);
 
 /* Appends an adapter: a opened (its name, version, kind), or a == NULL and error the reason it
  * could not be loaded (verdict error).  Returns 0, nonzero on no memory. */
-int rp_result_add_adapter(json_t *doc, const char *spec, const struct gc_adapter *a,
-                          const char *error);
+int rp_result_add_adapter(json_t *doc, const char *spec, const char *id,
+                          const struct gc_adapter *a, const char *error);
 
 /* Appends a kernel object (stolen, as from gs_run_kernel) with its wall time ("timing").
  * Returns 0, nonzero on no memory (kernel NULL counts as that). */
@@ -160,12 +161,37 @@ int rp_resume_adapters_check(const json_t *old, const json_t *doc, const char *p
 int rp_resume_kernel_check(const json_t *old, size_t i, const char *adapter,
                            const struct gc_kernel *k, const char *path, char *msg, size_t size);
 
-/* `--baseline OLD.json` (baseline.c): compares every kernel of doc with the kernel of the
- * same adapter spec, name, func and dtype in old, adds "baseline": {"found", "metrics":
- * [{"name", "old", "new", "worse"}...], "new_kinds": [...], "regressions": n} to each kernel
- * object, turns a pass into fail where anything got worse, and updates "verdict",
- * "exit_code" and "totals" of doc.  Returns the new exit code. */
-int rp_baseline_apply(json_t *doc, const json_t *old);
+#define RP_BASELINE_SCHEMA "gelucheck-baseline/1"
+
+/* --baseline-tolerance ULPS[,FRACTION] and --baseline-allow-missing. */
+struct rp_baseline_opts {
+    double tol_ulp;      /* max_ulp is worse only when it grew by more than this */
+    double tol_fraction; /* fraction_correctly_rounded is worse only when it fell by more */
+    int allow_missing;   /* a selected baseline kernel the run did not produce does not fail */
+};
+
+/* `--baseline FILE` (baseline.c, rules in its head and in docs/ci.md): compares every kernel
+ * of doc with the kernel of the same identity, func and dtype in old (a result or a compact
+ * baseline), adds "baseline" to each kernel ({"found", "metrics", "new_kinds", "gone_kinds",
+ * "not_compared", "regressions", "improvements"}) and to doc ({"compared", "regressions",
+ * "improvements", "missing", "new", the kernels of each, "same_inputs", ...}), fails each
+ * kernel with a regression and the run when a selected kernel is missing (unless
+ * opts->allow_missing), and redoes the verdicts.  opts NULL: no tolerance.  Returns the exit
+ * code (4 on no memory). */
+int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_opts *opts);
+/* The compact baseline of a result (baseline_form.c): NULL on no memory. */
+json_t *rp_baseline_compact(const json_t *doc);
+/* Loads FILE for --baseline: a compact baseline, checked, or a result (rp_result_load's
+ * checks) made compact.  NULL with msg naming the file and what is wrong. */
+json_t *rp_baseline_load(const char *path, char *msg, size_t size);
+/* Kernel k's identity ADAPTER/KERNEL in doc: its "id", or for a result written before ids
+ * were recorded, derived from its adapter's spec, name and kind (gc_ident_derive).  Into buf,
+ * which is returned. */
+const char *rp_kernel_id(const json_t *doc, const json_t *k, char *buf, size_t size);
+/* The name of adapter entry a of doc (its "id", else derived the same way); func: the func
+ * of its kernels (what an onnx: model computes), may be NULL or "". */
+const char *rp_adapter_id(const json_t *doc, const json_t *a, const char *func, char *buf,
+                          size_t size);
 
 #ifdef __cplusplus
 }

@@ -86,8 +86,8 @@ static const char *kind_name(enum gc_adapter_kind k)
     return k == GC_ADAPTER_BUILTIN ? "builtin" : k == GC_ADAPTER_PLUGIN ? "plugin" : "exec";
 }
 
-int rp_result_add_adapter(json_t *doc, const char *spec, const struct gc_adapter *a,
-                          const char *error)
+int rp_result_add_adapter(json_t *doc, const char *spec, const char *id,
+                          const struct gc_adapter *a, const char *error)
 {
     json_t *o;
     if (a)
@@ -98,6 +98,8 @@ int rp_result_add_adapter(json_t *doc, const char *spec, const struct gc_adapter
         o = json_pack("{s:o, s:n, s:n, s:n, s:i, s:s, s:o}", "spec", text_json(spec), "name",
                       "version", "kind", "kernels", 0, "verdict", "error", "error",
                       text_json(error ? error : "cannot load"));
+    if (o && id) /* its own name, the ADAPTER of its kernels' identities */
+        json_object_set_new(o, "id", text_json(id));
     return json_array_append_new(json_object_get(doc, "adapters"), o);
 }
 

@@ -76,6 +76,12 @@ static json_t *kernel_head(const struct gs_target *t)
         return NULL;
     json_object_set_new(o, "adapter", text_json(t->adapter));
     json_object_set_new(o, "kernel", text_json(k ? k->name : ""));
+    const char *aid = t->adapter_id ? t->adapter_id : k && k->adapter ? k->adapter->ident : NULL;
+    if (aid && k) { /* the kernel's identity ADAPTER/KERNEL */
+        char id[400];
+        snprintf(id, sizeof id, "%s/%s", aid, k->name);
+        json_object_set_new(o, "id", text_json(id));
+    }
     json_object_set_new(o, "description", text_json(k ? k->description : ""));
     json_object_set_new(o, "func", json_string(k ? geluref_func_name(k->func) : "gelu"));
     json_object_set_new(o, "dtype", json_string(k ? geluref_dtype_name(k->dtype) : "f32"));

@@ -464,6 +464,8 @@ struct gs_target {
     const struct gc_kernel *const *k; /* n_threads entries */
     unsigned n_threads;
     const char *adapter;             /* the adapter spec as given, for the JSON */
+    const char *adapter_id;          /* its own name, the ADAPTER of the kernel's identity
+                                        ADAPTER/KERNEL ("id"); NULL: the adapter's ident */
 };
 
 /* What every suite gets. */

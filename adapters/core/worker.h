@@ -8,7 +8,11 @@
 #include "exec_internal.h" /* struct exec_proc and its I/O under deadlines */
 
 #define GC_WORKER_NAME "gelucheck-worker"
-#define GC_WORKER_GRACE_S 1.0 /* how long a worker that replied its last may take to exit */
+/* How long a worker whose output ended may take to exit before it is killed.  Only a worker
+ * that closed its pipes and lives on ever waits it out (never one of ours): one that is dying
+ * is reaped as soon as it exits, so a long grace costs nothing and keeps a slow exit on a
+ * loaded machine from being reported as our SIGKILL instead of its own cause. */
+#define GC_WORKER_GRACE_S 10.0
 
 /* The table a worker sent: the adapter's name, version and kernels. */
 struct gc_worker_table {

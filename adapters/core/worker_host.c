@@ -134,15 +134,19 @@ static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a
      * can send is a worker the kernel broke, so it is buried like one that died */
     int sane = r->status >= GC_OK && r->status <= GC_E_FAULT &&
                (st != GC_E_FAULT || (r->fault >= GC_FAULT_AFTER_Y && r->fault <= GC_FAULT_INPUT));
-    if (!sane || r->msg_len > WK_STR_MAX || r->what_len > WK_STR_MAX ||
-        !(text = malloc((size_t)r->msg_len + r->what_len + 2)) ||
-        exec_read_bytes(&s->p, text, r->msg_len, &got, deadline) != EXEC_R_OK ||
-        exec_read_bytes(&s->p, (fp = text + r->msg_len + 1), r->what_len, &got, deadline) !=
-            EXEC_R_OK) {
+    enum exec_read rr = EXEC_R_OK;
+    if (sane && r->msg_len <= WK_STR_MAX && r->what_len <= WK_STR_MAX &&
+        (text = malloc((size_t)r->msg_len + r->what_len + 2)) &&
+        (rr = exec_read_bytes(&s->p, text, r->msg_len, &got, deadline)) == EXEC_R_OK)
+        rr = exec_read_bytes(&s->p, (fp = text + r->msg_len + 1), r->what_len, &got, deadline);
+    if (!sane || !text || rr != EXEC_R_OK) {
         free(text);
         snprintf(what, sizeof what, "kernel '%s': a reply to an eval of %zu elements was %s",
                  k->name, n, sane ? "cut short" : "garbled");
-        return bury(s, GC_E_DIED, 0.0, ex, msg, size, what, "");
+        /* cut short by its end: it is exiting, so its own cause is waited for; garbled or
+           stalled: it is killed at once */
+        return bury(s, GC_E_DIED, rr == EXEC_R_EOF ? exec_now() + GC_WORKER_GRACE_S : 0.0, ex,
+                    msg, size, what, "");
     }
     text[r->msg_len] = fp[r->what_len] = '\0';
     if (r->fpenv_modified > s->fp_seen) { /* the in-process count, carried over */
@@ -197,8 +201,10 @@ static enum gc_status worker_eval(struct gc_adapter *a, const struct gc_kernel *
     if (w != EXEC_R_OK) { /* its end is closed: it died since the last reply */
         char what[300];
         snprintf(what, sizeof what, "kernel '%s': before an eval of %zu elements", k->name, n);
-        return bury(s, w == EXEC_R_TIMEOUT ? GC_E_TIMEOUT : GC_E_DIED, 0.0, ex, msg, size,
-                    what, "");
+        if (w == EXEC_R_TIMEOUT)
+            return bury(s, GC_E_TIMEOUT, 0.0, ex, msg, size, what, "");
+        /* it is exiting: wait for its own cause rather than report our kill */
+        return bury(s, GC_E_DIED, exec_now() + GC_WORKER_GRACE_S, ex, msg, size, what, "");
     }
     enum gc_status st = read_reply(s, a, k, n, deadline, &r, ex, msg, size);
     if (st == GC_OK || st == GC_E_EVAL || st == GC_E_FAULT)

@@ -268,7 +268,9 @@ enum gc_status gc_worker_start(struct gc_worker_state *s, struct gc_worker_table
                "killed%s", s->who, s->startup_s, err);
         return GC_E_TIMEOUT;
     }
-    gc_worker_reap(s, exec_now() + GC_WORKER_GRACE_S, &sig, &status, how, sizeof how);
+    /* its end: wait for its own cause; a hello not understood: kill it at once */
+    gc_worker_reap(s, r == EXEC_R_EOF ? exec_now() + GC_WORKER_GRACE_S : 0.0, &sig, &status, how,
+                   sizeof how);
     gc_worker_stderr(s, err, sizeof err);
     if (r == EXEC_R_EOF)
         gc_msg(msg, size, "%s: the worker %s while opening it%s", s->who, how, err);

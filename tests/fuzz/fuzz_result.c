@@ -47,7 +47,7 @@ static void render(json_t *doc, const char *path)
 
     json_t *now = json_deep_copy(doc);
     if (now) {
-        rp_baseline_apply(now, doc);
+        rp_baseline_apply(now, doc, NULL);
         free(rp_markdown(now, NULL));
         json_decref(now);
     }

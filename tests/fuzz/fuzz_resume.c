@@ -80,7 +80,7 @@ static void setup(void)
                             &cfg };
     head = rp_result_new(&meta);
     doc = rp_result_new(&meta);
-    if (!kernel || !head || !doc || rp_result_add_adapter(doc, "libm", adapter, NULL))
+    if (!kernel || !head || !doc || rp_result_add_adapter(doc, "libm", adapter->ident, adapter, NULL))
         fuzz_fail(T, "setup: no erfc.f16 in libm, or no memory");
 }
 
@@ -175,7 +175,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const json_t *pk = json_array_get(json_object_get(prev, "kernels"), 0);
     if (n_prev <= 1 && !(pk && !json_is_false(json_object_get(pk, "complete")))) {
         const struct gc_kernel *kp[1] = { kernel };
-        struct gs_target tg = { kp, 1, "libm" };
+        struct gs_target tg = { kp, 1, "libm", NULL };
         int internal = 0;
         double wall = 0;
         stop = 0;

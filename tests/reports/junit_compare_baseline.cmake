@@ -94,3 +94,16 @@ foreach(row "fixtures_r3/a=2" "fixtures/mutants=4")
     add_test(NAME reports_hostile_json_${n}
         COMMAND test_hostile_json ${CMAKE_CURRENT_LIST_DIR}/${f}.json ${stride})
 endforeach()
+
+# --- kernel identity and honest baselines (identity_check.cmake): a regressed plug-in fails
+# however its path is spelled; a removed kernel is missing; another seed compares only what
+# it may; a 0.1 result without ids is a baseline; exec adapters' names
+add_test(NAME reports_identity_baseline
+    COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gelucheck> -DDIR=${r3_out}/identity
+            -DGOOD=$<TARGET_FILE:gcfx_idk> -DREGRESS=$<TARGET_FILE:gcfx_idk_regress>
+            -DDROP=$<TARGET_FILE:gcfx_idk_drop>
+            -DEXAMPLE=$<TARGET_FILE:gelucheck_example_plugin> -DSRC=${PROJECT_SOURCE_DIR}
+            -DPY=/usr/bin/python3 -DVALIDATE=${run_validate} -DSCHEMA=${run_schema}
+            -DBSCHEMA=${PROJECT_SOURCE_DIR}/reports/schema/gelucheck-baseline-1.schema.json
+            -P ${CMAKE_CURRENT_LIST_DIR}/identity_check.cmake)
+set_tests_properties(reports_identity_baseline PROPERTIES LABELS cli)

@@ -26,7 +26,7 @@ static int junit(int argc, char **argv)
     if (!doc || (argc > 3 && !old))
         return 2;
     if (old)
-        rp_baseline_apply(doc, old);
+        rp_baseline_apply(doc, old, NULL);
     char *xml = rp_junit(doc);
     if (xml)
         fputs(xml, stdout);

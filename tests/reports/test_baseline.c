@@ -88,7 +88,7 @@ static json_int_t total(const json_t *doc, const char *key)
 static void expect_regression(json_t *doc, json_t *old, const char *k, const char *name,
                               const char *new_kind)
 {
-    assert_int_equal(rp_baseline_apply(doc, old), 1);
+    assert_int_equal(rp_baseline_apply(doc, old, NULL), 1);
     assert_string_equal(str(doc, "verdict"), "fail");
     assert_int_equal(json_integer_value(json_object_get(doc, "exit_code")), 1);
     assert_int_equal(total(doc, "fail"), 1);
@@ -122,7 +122,7 @@ static void self_passes(void **state)
 {
     (void)state;
     json_t *doc = passing(), *old = passing();
-    assert_int_equal(rp_baseline_apply(doc, old), 0);
+    assert_int_equal(rp_baseline_apply(doc, old, NULL), 0);
     assert_string_equal(str(doc, "verdict"), "pass");
     assert_int_equal(total(doc, "pass"), 2);
     const json_t *b = json_object_get(kernel(doc, "pos_zero.f32"), "baseline");
@@ -143,7 +143,7 @@ static void self_keeps_fail(void **state)
 {
     (void)state;
     json_t *doc = json_deep_copy(fixture);
-    assert_int_equal(rp_baseline_apply(doc, fixture), 1);
+    assert_int_equal(rp_baseline_apply(doc, fixture, NULL), 1);
     assert_int_equal(total(doc, "fail"), total(fixture, "fail"));
     assert_int_equal(total(doc, "pass"), total(fixture, "pass"));
     assert_string_equal(str(doc, "verdict"), str(fixture, "verdict"));
@@ -200,7 +200,7 @@ static void flush_better(void **state)
     json_object_set_new(metrics(doc, "pos_zero.f32", "tail"), "flush_point", value("-0x1.8p+3"));
     json_object_set_new(metrics(old, "pos_zero.f32", "tail"), "flush_point", value("-0x1.4p+3"));
     json_object_set_new(metrics(old, "nan_neginf.f32", "tail"), "flush_point", value("-0x1p+2"));
-    assert_int_equal(rp_baseline_apply(doc, old), 0);
+    assert_int_equal(rp_baseline_apply(doc, old, NULL), 0);
     assert_false(json_is_true(json_object_get(entry(doc, "pos_zero.f32", "flush_point"), "worse")));
     json_decref(doc);
     json_decref(old);
@@ -233,19 +233,88 @@ static void new_kind(void **state)
     expect_regression(doc, old, "pos_zero.f32", NULL, "signed_zero");
 }
 
-/* A kernel the baseline lacks: "found": false, no regression. */
+/* The baseline's pos_zero.f32 became f64 there: this run's f32 one is new ("found": false,
+ * no regression, a skipped JUnit testcase) and the baseline's f64 one, which the run selected
+ * (no --dtype), is missing: the run fails with a failing testcase of its own, unless
+ * allow_missing. */
 static void missing_kernel(void **state)
 {
     (void)state;
     json_t *doc = passing(), *old = passing();
     json_object_set_new(kernel(old, "pos_zero.f32"), "dtype", json_string("f64"));
-    assert_int_equal(rp_baseline_apply(doc, old), 0);
+    assert_int_equal(rp_baseline_apply(doc, old, NULL), 1);
     const json_t *b = json_object_get(kernel(doc, "pos_zero.f32"), "baseline");
+    const json_t *sum = json_object_get(doc, "baseline");
     assert_true(json_is_false(json_object_get(b, "found")));
     assert_int_equal(json_integer_value(json_object_get(b, "regressions")), 0);
+    assert_int_equal(json_integer_value(json_object_get(sum, "missing")), 1);
+    assert_int_equal(json_integer_value(json_object_get(sum, "new")), 1);
+    assert_int_equal(json_integer_value(json_object_get(sum, "compared")), 1);
+    assert_string_equal(json_string_value(json_array_get(json_object_get(sum, "missing_kernels"),
+                                                         0)), "mutants/pos_zero.f32");
+    assert_string_equal(str(doc, "verdict"), "fail");
     char *xml = rp_junit(doc);
-    assert_non_null(strstr(xml, "<skipped message=\"no such kernel in the baseline\""));
+    assert_non_null(strstr(xml, "<skipped message=\"new: not in the baseline\""));
+    assert_non_null(strstr(xml, "<testcase classname=\"mutants/pos_zero.f32\" name=\"baseline\""));
+    assert_non_null(strstr(xml, "type=\"missing\""));
     free(xml);
+    json_decref(doc);
+    struct rp_baseline_opts allow = { 0, 0, 1 };
+    doc = passing();
+    assert_int_equal(rp_baseline_apply(doc, old, &allow), 0);
+    xml = rp_junit(doc);
+    assert_null(strstr(xml, "type=\"missing\""));
+    free(xml);
+    json_decref(doc);
+    json_decref(old);
+}
+
+/* --baseline-tolerance: a max_ulp that grew by less than ULPS and a fraction that fell by
+ * less than FRACTION are not regressions; by more, they are. */
+static void tolerance(void **state)
+{
+    (void)state;
+    json_t *doc = passing(), *old = passing();
+    json_t *ov = json_object_get(metrics(old, "nan_neginf.f32", "ulp"), "overall");
+    double mu = json_number_value(json_object_get(ov, "max_ulp"));
+    double fr = json_number_value(json_object_get(ov, "fraction_correctly_rounded"));
+    json_object_set_new(ov, "max_ulp", json_real(mu - 0.5));
+    json_object_set_new(ov, "fraction_correctly_rounded", json_real(fr + 0.01));
+    struct rp_baseline_opts wide = { 1.0, 0.02, 0 }, narrow = { 0.25, 0.005, 0 };
+    assert_int_equal(rp_baseline_apply(doc, old, &wide), 0);
+    json_decref(doc);
+    doc = passing();
+    assert_int_equal(rp_baseline_apply(doc, old, &narrow), 1);
+    assert_true(json_is_true(json_object_get(entry(doc, "nan_neginf.f32", "max_ulp"), "worse")));
+    assert_true(json_is_true(json_object_get(entry(doc, "nan_neginf.f32",
+                                                   "fraction_correctly_rounded"), "worse")));
+    json_decref(doc);
+    json_decref(old);
+}
+
+/* The compact baseline compares like the whole result, and a result without "id" members
+ * (gelucheck 0.1) derives the same identities. */
+static void compact_and_old_ids(void **state)
+{
+    (void)state;
+    json_t *doc = passing(), *old = passing(), *compact = rp_baseline_compact(old);
+    size_t i;
+    json_t *k;
+    assert_non_null(compact);
+    assert_string_equal(str(compact, "schema"), "gelucheck-baseline/1");
+    json_array_foreach(json_object_get(compact, "kernels"), i, k)
+        assert_non_null(strstr(str(k, "id"), "mutants/"));
+    json_array_foreach(json_object_get(old, "kernels"), i, k)
+        json_object_del(k, "id");
+    assert_int_equal(rp_baseline_apply(doc, compact, NULL), 0);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "baseline"),
+                                                        "compared")), 2);
+    json_decref(doc);
+    doc = passing();
+    assert_int_equal(rp_baseline_apply(doc, old, NULL), 0);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "baseline"),
+                                                        "compared")), 2);
+    json_decref(compact);
     json_decref(doc);
     json_decref(old);
 }
@@ -256,13 +325,13 @@ static void severe_codes_stay(void **state)
     (void)state;
     json_t *doc = passing(), *old = passing();
     json_object_set_new(doc, "exit_code", json_integer(4));
-    assert_int_equal(rp_baseline_apply(doc, old), 4);
+    assert_int_equal(rp_baseline_apply(doc, old, NULL), 4);
     json_decref(doc);
     doc = passing();
     json_object_set_new(kernel(doc, "pos_zero.f32"), "verdict", json_string("error"));
     json_object_set_new(json_object_get(metrics(old, "pos_zero.f32", "ulp"), "overall"),
                         "max_ulp", json_real(0.25));
-    assert_int_equal(rp_baseline_apply(doc, old), 3);
+    assert_int_equal(rp_baseline_apply(doc, old, NULL), 3);
     assert_string_equal(str(kernel(doc, "pos_zero.f32"), "verdict"), "error");
     assert_int_equal(total(doc, "error"), 1);
     json_decref(doc);
@@ -282,6 +351,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(flush_appears),   cmocka_unit_test(flush_nearer_zero),
         cmocka_unit_test(flush_better),    cmocka_unit_test(special_worse),
         cmocka_unit_test(new_kind),        cmocka_unit_test(missing_kernel),
+        cmocka_unit_test(tolerance),
+        cmocka_unit_test(compact_and_old_ids),
         cmocka_unit_test(severe_codes_stay),
     };
     int rc = cmocka_run_group_tests_name("reports_baseline", tests, NULL, NULL);

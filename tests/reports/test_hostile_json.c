@@ -141,8 +141,8 @@ static void read_all(json_t *doc, const char *mutant)
         one_line(msg, "merge", mutant);
     json_decref(m);
     json_t *d = detach(doc), *p = detach(pristine);
-    rp_baseline_apply(d, pristine); /* the mutant against a sound baseline */
-    rp_baseline_apply(p, doc);      /* a sound result against the mutant as its baseline */
+    rp_baseline_apply(d, pristine, NULL); /* the mutant against a sound baseline */
+    rp_baseline_apply(p, doc, NULL);     /* a sound result against the mutant as its baseline */
     json_decref(d);
     json_decref(p);
 }

@@ -43,7 +43,7 @@ static json_t *run(const char *spec, const char *name, unsigned mask, const char
     cfg.samples = 2000;
     cfg.policy = gs_policy_builtin(policy);
     const struct gc_kernel *ks[1] = { k };
-    struct gs_target t = { ks, 1, spec };
+    struct gs_target t = { ks, 1, spec, NULL };
     json_t *o = gs_run_kernel(&cfg, &t, internal, &wall);
     assert_true(wall >= 0);
     gc_adapter_close(a);
@@ -70,8 +70,8 @@ static void test_fixture_passes(void **state)
     int internal = -1;
     json_t *o = run(FIXTURE_CR, "gelu.f32", (1u << GS_SUITE_SPECIAL) | (1u << GS_SUITE_TAIL),
                     "strict", &internal);
-    static const char *const keys[] = { "adapter", "kernel", "description", "func", "dtype",
-                                        "verdict", "fingerprint", "targets", "suites" };
+    static const char *const keys[] = { "adapter", "kernel", "id", "description", "func",
+                                        "dtype", "verdict", "fingerprint", "targets", "suites" };
     assert_keys(o, keys, sizeof keys / sizeof keys[0]);
     assert_int_equal(internal, 0);
     assert_string_equal(str(o, "adapter"), FIXTURE_CR);
@@ -137,7 +137,7 @@ static void test_ctx_error(void **state)
     assert_int_equal(gc_adapter_open("libm", &opt, &a, msg, sizeof msg), GC_OK);
     gs_config_init(&cfg); /* policy NULL */
     const struct gc_kernel *ks[1] = { &a->kernels[0] };
-    struct gs_target t = { ks, 1, "libm" };
+    struct gs_target t = { ks, 1, "libm", NULL };
     json_t *o = gs_run_kernel(&cfg, &t, &internal, &wall);
     assert_string_equal(str(o, "verdict"), "error");
     assert_true(strlen(str(o, "error")) > 0);
@@ -192,9 +192,9 @@ static void test_result_exit_codes(void **state)
         struct gc_open_options opt = GC_OPEN_OPTIONS_INIT;
         char msg[256];
         assert_int_equal(gc_adapter_open("libm", &opt, &a, msg, sizeof msg), GC_OK);
-        assert_int_equal(rp_result_add_adapter(d, "libm", a, NULL), 0);
+        assert_int_equal(rp_result_add_adapter(d, "libm", a->ident, a, NULL), 0);
         if (rows[i].adapter_error)
-            assert_int_equal(rp_result_add_adapter(d, "x.so", NULL, "cannot load"), 0);
+            assert_int_equal(rp_result_add_adapter(d, "x.so", NULL, NULL, "cannot load"), 0);
         rp_result_add_kernel(d, fake_kernel("libm", "a", rows[i].v1, "ulp_exceeded", 5), 0.5);
         rp_result_add_kernel(d, fake_kernel("libm", "b", rows[i].v2, "ulp_exceeded", 2), 0.25);
         int code = rp_result_finish(d, cfg.policy, rows[i].internal, 1.0);

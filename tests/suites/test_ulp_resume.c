@@ -54,7 +54,7 @@ static json_t *run(const json_t *prev, int cut)
     stop = 0;
     stop_at_first_report = cut;
     const struct gc_kernel *ks[1] = { k };
-    struct gs_target t = { ks, 1, "libm" };
+    struct gs_target t = { ks, 1, "libm", NULL };
     json_t *o = gs_run_kernel_resume(&cfg, &t, prev, &internal, &wall);
     assert_non_null(o);
     assert_int_equal(internal, 0);
