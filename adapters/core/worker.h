@@ -10,9 +10,10 @@
 #define GC_WORKER_NAME "gelucheck-worker"
 #define GC_WORKER_GRACE_S 1.0 /* how long a worker that replied its last may take to exit */
 
-/* The table a worker sent: the adapter's name, version and kernels. */
+/* The table a worker sent: the adapter's name, version and kernels, and what loading the
+ * adapter did to the floating-point environment there ("" when nothing). */
 struct gc_worker_table {
-    char *name, *version;
+    char *name, *version, *fpenv_load;
     size_t n;
     struct gc_kernel *k; /* name, description, func, dtype, elem_size set */
 };

@@ -310,6 +310,8 @@ enum gc_status gc_worker_open(const char *spec, enum gc_adapter_kind kind, const
     a->version = t.version;
     a->n_kernels = t.n;
     a->kernels = t.k;
+    snprintf(a->fpenv_load, sizeof a->fpenv_load, "%s", t.fpenv_load);
+    free(t.fpenv_load); /* the restarted worker's is not looked at: the same load */
     for (size_t i = 0; i < t.n; i++)
         a->kernels[i].adapter = a;
     a->ops = &worker_ops;
