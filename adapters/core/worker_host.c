@@ -131,11 +131,13 @@ static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a
     char *text = NULL, *fp = NULL;
     enum gc_status st = (enum gc_status)r->status;
     /* the worker is ours, but the kernel shares its memory: a reply that is not one a worker
-     * can send is a worker the kernel broke, so it is buried like one that died */
+     * can send (a status, a fault kind or a length past WK_STR_MAX no worker sends) is a
+     * worker the kernel broke, so it is buried like one that died */
     int sane = r->status >= GC_OK && r->status <= GC_E_FAULT &&
-               (st != GC_E_FAULT || (r->fault >= GC_FAULT_AFTER_Y && r->fault <= GC_FAULT_INPUT));
-    if (!sane || r->msg_len > WK_STR_MAX || r->what_len > WK_STR_MAX ||
-        !(text = malloc((size_t)r->msg_len + r->what_len + 2)) ||
+               (st != GC_E_FAULT ||
+                (r->fault >= GC_FAULT_AFTER_Y && r->fault <= GC_FAULT_INPUT)) &&
+               r->msg_len <= WK_STR_MAX && r->what_len <= WK_STR_MAX;
+    if (!sane || !(text = malloc((size_t)r->msg_len + r->what_len + 2)) ||
         exec_read_bytes(&s->p, text, r->msg_len, &got, deadline) != EXEC_R_OK ||
         exec_read_bytes(&s->p, (fp = text + r->msg_len + 1), r->what_len, &got, deadline) !=
             EXEC_R_OK) {
