@@ -72,7 +72,8 @@ static int no_child(void)
 /* twice.f32 on n inputs: the status; on GC_OK, y = 2x checked */
 static enum gc_status twice(const struct gc_adapter *a, size_t n, char *msg, size_t size)
 {
-    float x[GARBLE_N], y[GARBLE_N];
+    float x[GARBLE_N] = { 0 }, y[GARBLE_N] = { 0 };
+    assert_true(n <= GARBLE_N);
     for (size_t i = 0; i < n; i++)
         x[i] = (float)i - 1.5f;
     enum gc_status st = gc_kernel_eval(&a->kernels[0], x, y, n, msg, size);
