@@ -178,3 +178,18 @@ enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void 
     }
     return st;
 }
+
+int gs_fpenv_load_finding(const struct gs_ctx *c, struct gs_findings *f)
+{
+    for (unsigned t = 0; t < c->t->n_threads; t++) {
+        const char *what = c->t->k[t]->adapter->fpenv_load;
+        if (!what[0])
+            continue;
+        struct gs_finding fd = { .kind = GS_K_FPENV_MODIFIED, .region = GS_R_NONE,
+                                 .ulp = NAN, .abs_err = NAN };
+        snprintf(fd.detail, sizeof fd.detail, "at load: %.160s; restored at once", what);
+        gs_findings_add(f, &fd);
+        return 1;
+    }
+    return 0;
+}

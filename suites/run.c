@@ -136,6 +136,10 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
     json_t *suites = json_array(), *fingerprint = NULL, *vs_exact = NULL;
     enum gs_kind stopped = GS_K_NONE; /* crash or timeout: the later suites are not run */
     enum gs_suite stopped_in = GS_SUITE_ULP;
+    /* the load's fpenv_modified finding (gs_fpenv_load_finding) is the kernel's, not a
+       suite's: it goes to the first suite that is not skipped, in shard 0 only (gelucheck
+       merge adds the shards' counts up); a suite taken from an interrupted run has it */
+    int load_pending = cfg->shard_k == 0;
 
     for (int s = 0; s < GS_N_SUITES && !c->interrupted; s++) {
         if (!(cfg->suites & (1u << s)))
@@ -147,6 +151,7 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
             /* --resume: this suite finished before the interruption */
             entry = json_deep_copy(prev);
             gs_verdict_from_name(json_string_value(json_object_get(prev, "verdict")), &sv);
+            load_pending &= sv == GS_SKIP;
             if (stopped == GS_K_NONE && sv == GS_FAIL &&
                 (stopped = entry_stop_kind(prev)) != GS_K_NONE)
                 stopped_in = (enum gs_suite)s;
@@ -187,6 +192,12 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
                          sk == GS_K_CRASH ? "crash" : "timeout");
                 stopped = sk;
                 stopped_in = (enum gs_suite)s;
+            }
+            if (load_pending && r.verdict != GS_SKIP) {
+                load_pending = 0; /* a partly run ulp suite (prev) read it back */
+                if (!prev && gs_fpenv_load_finding(c, &r.findings) && r.verdict == GS_PASS &&
+                    gs_findings_fail(&r.findings, &r.pv))
+                    r.verdict = GS_FAIL;
             }
             sv = r.verdict;
             entry = suite_json(c, &r);

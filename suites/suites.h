@@ -530,6 +530,13 @@ enum gc_status gs_kernel_eval(const struct gs_ctx *c, unsigned t, const void *x,
  * gc_eval_extra).  gs_kernel_eval is this with y_slack 0. */
 enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void *x, void *y,
                                  size_t n, size_t y_slack, struct gs_findings *f);
+/* The fpenv_modified finding of a kernel whose adapter changed the floating-point environment
+ * while it was loaded (struct gc_adapter fpenv_load, of any thread's instance: with
+ * --isolation none only the first dlopen of a library runs its constructors), detail
+ * "at load: FTZ set (MXCSR bit 15); DAZ set (MXCSR bit 6) (in dlopen: a constructor);
+ * restored at once" (ctx.c).  Added to f: returns 1; 0 when the load changed nothing.
+ * run.c adds it once per kernel, to the first suite that is not skipped. */
+int gs_fpenv_load_finding(const struct gs_ctx *c, struct gs_findings *f);
 
 /* The six suites (ulp.c, special.c, identity.c, tail.c, vector.c, fingerprint.c).  Each fills
  * r (r->suite set, findings initialised by the caller) and never prints.  The verdict: skip

@@ -103,6 +103,12 @@ struct gc_adapter {
      * the last such eval left.  Always 0 for exec adapters (their environment is their own). */
     uint64_t fpenv_modified;
     char fpenv_what[96];
+    /* Built-ins and plug-ins: what loading it (the plug-in's constructors, its entry, its
+     * open()) did to the rounding mode, FTZ or DAZ, "" when nothing: "FTZ set (MXCSR bit 15);
+     * DAZ set (MXCSR bit 6) (in dlopen: a constructor)".  The environment was put back at
+     * once, where the load ran (gelucheck itself with in_process, else the worker, whose
+     * hello carries this); the suites report it as an fpenv_modified finding "at load". */
+    char fpenv_load[192];
 };
 
 /* Options for opening an adapter. */

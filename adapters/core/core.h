@@ -2,6 +2,7 @@
 #ifndef GC_CORE_H
 #define GC_CORE_H
 
+#include <fenv.h>
 #include <stddef.h>
 
 #include "adapter.h"
@@ -37,13 +38,37 @@ const char *gc_safe(char *buf, size_t size, const char *s, size_t max);
 enum gc_status gc_plugin_validate(const struct gelucheck_plugin *p, const char *who, char *msg,
                                   size_t size);
 
+/* The floating-point environment around plug-in code (fpenv.c, DESIGN.md 5.1).
+ * gc_fpenv_prepare: round-to-nearest, FTZ and DAZ off, as every eval is promised.
+ * gc_fpenv_check: after an eval; when the kernel left the rounding mode, FTZ or DAZ changed,
+ * counts it in a->fpenv_modified, says what it saw in a->fpenv_what and prepares again. */
+void gc_fpenv_prepare(void);
+void gc_fpenv_check(struct gc_adapter *a);
+
+/* A load bracketed step by step: gc_fpenv_load_begin before the first step (dlopen, the
+ * entry, open) saves the environment; gc_fpenv_load_step after each puts it back whole and,
+ * if the step changed the rounding mode, FTZ or DAZ and nothing was reported yet, says what
+ * in what: "FTZ set (MXCSR bit 15); DAZ set (MXCSR bit 6) (in dlopen: a constructor)"
+ * (step names the step).  what stays "" while no step changed anything. */
+struct gc_fpenv_load {
+    fenv_t env;
+    int round;
+    unsigned csr;  /* MXCSR before the load (x86), else 0 */
+    char what[sizeof(((struct gc_adapter *)0)->fpenv_load)];
+};
+void gc_fpenv_load_begin(struct gc_fpenv_load *l);
+void gc_fpenv_load_step(struct gc_fpenv_load *l, const char *step);
+
 /* Validates p, copies its kernels into a new adapter and calls its open() once.  name NULL:
  * the table's own name.  dl (may be NULL) is owned from here on: dlclose'd on failure and at
- * gc_adapter_close. */
+ * gc_adapter_close.  load: the load so far (gc_fpenv_load_begin'd before dlopen), or NULL
+ * (built-ins: begun here); open() is its last step, and what it found goes to the adapter's
+ * fpenv_load. */
 enum gc_status gc_plugin_adopt(const struct gelucheck_plugin *p, void *dl,
                                enum gc_adapter_kind kind, const char *name, const char *who,
                                const char *spec, const struct gc_open_options *opt,
-                               struct gc_adapter **out, char *msg, size_t size);
+                               struct gc_fpenv_load *load, struct gc_adapter **out, char *msg,
+                               size_t size);
 
 /* dlopen()s path and adopts what gelucheck_plugin_entry returns. */
 /* "plug-in 'PATH'" (PATH made safe and cut): how messages name a plug-in, in process or in

@@ -1,15 +1,12 @@
 /* Adapters that hand over a plug-in table (DESIGN.md 5.1): dlopen'ed plug-ins and the
  * built-ins alike.  The table is validated, its kernels copied, open() called once with the
  * --adapter-options text; eval goes through a wrapper that prepares the floating-point
- * environment and turns a failure into a message with last_error's text. */
+ * environment and turns a failure into a message with last_error's text.  Each step of a load
+ * (dlopen, the entry, open) is bracketed by the load check of fpenv.c. */
 #include <dlfcn.h>
-#include <fenv.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#if defined(__SSE__) || defined(__x86_64__)
-#include <xmmintrin.h>
-#endif
 
 #include "core.h"
 
@@ -20,38 +17,6 @@ struct plugin_state {
     int opened;                       /* open() exists and succeeded: close() is due */
     char who[320];                    /* "plug-in 'x.so'" for messages */
 };
-
-/* Round-to-nearest with FTZ and DAZ off, as every eval is promised (DESIGN.md 5.1). */
-static void fpenv_prepare(void)
-{
-    fesetround(FE_TONEAREST);
-#if defined(__SSE__) || defined(__x86_64__)
-    _mm_setcsr(_mm_getcsr() & ~(0x8000u | 0x0040u)); /* MXCSR bit 15 FTZ, bit 6 DAZ */
-#endif
-}
-
-/* After eval: if the kernel left the rounding mode, FTZ or DAZ changed, counts it in a, says
- * what it saw, and restores the promised environment (the host's own arithmetic must not run
- * under a kernel's settings). */
-static void fpenv_check(struct gc_adapter *a)
-{
-    int round = fegetround();
-    unsigned csr = 0;
-#if defined(__SSE__) || defined(__x86_64__)
-    csr = _mm_getcsr() & (0x8000u | 0x0040u);
-#endif
-    if (round == FE_TONEAREST && csr == 0)
-        return;
-    a->fpenv_modified++;
-    snprintf(a->fpenv_what, sizeof a->fpenv_what, "%s%s%s",
-             round == FE_TONEAREST ? "" : "rounding mode not to-nearest; ",
-             (csr & 0x8000u) ? "FTZ set (MXCSR bit 15); " : "",
-             (csr & 0x0040u) ? "DAZ set (MXCSR bit 6); " : "");
-    size_t len = strlen(a->fpenv_what);
-    if (len >= 2)
-        a->fpenv_what[len - 2] = '\0'; /* drop the final "; " */
-    fpenv_prepare();
-}
 
 /* last_error's text made one line, or a stand-in when there is none. */
 static const char *why(const struct plugin_state *s, char *buf, size_t size)
@@ -69,11 +34,11 @@ static enum gc_status plugin_eval(struct gc_adapter *a, const struct gc_kernel *
     (void)ex; /* in process: nothing is guarded, nothing restarts */
     char text[420];
 
-    fpenv_prepare();
+    gc_fpenv_prepare();
     int rc = gc_kernel_at(s->p, k->index)->eval(s->ctx, x, y, n);
     /* a kernel that left the rounding mode, FTZ or DAZ changed gets an fpenv_modified
      * finding from the suites (DESIGN.md 5.1 and 6), which read a->fpenv_modified */
-    fpenv_check(a);
+    gc_fpenv_check(a);
     if (rc == 0)
         return GC_OK;
     gc_msg(msg, size, "%s: kernel '%s': eval of %zu elements failed (returned %d): %s", s->who,
@@ -143,13 +108,17 @@ static enum gc_status open_plugin(struct plugin_state *s, const struct gc_open_o
 enum gc_status gc_plugin_adopt(const struct gelucheck_plugin *p, void *dl,
                                enum gc_adapter_kind kind, const char *name, const char *who,
                                const char *spec, const struct gc_open_options *opt,
-                               struct gc_adapter **out, char *msg, size_t size)
+                               struct gc_fpenv_load *load, struct gc_adapter **out, char *msg,
+                               size_t size)
 {
     struct plugin_state *s = NULL;
     struct gc_adapter *a = NULL;
+    struct gc_fpenv_load own;
     enum gc_status st = gc_plugin_validate(p, who, msg, size);
 
     *out = NULL;
+    if (!load) /* a built-in: its open() is the whole load */
+        gc_fpenv_load_begin(load = &own);
     if (st == GC_OK) {
         a = gc_adapter_alloc(kind, spec, p->n_kernels);
         s = calloc(1, sizeof *s);
@@ -171,6 +140,8 @@ enum gc_status gc_plugin_adopt(const struct gelucheck_plugin *p, void *dl,
     a->ops = &plugin_ops;
     a->state = s;
     st = open_plugin(s, opt, msg, size);
+    gc_fpenv_load_step(load, "open");
+    snprintf(a->fpenv_load, sizeof a->fpenv_load, "%s", load->what);
     if (st != GC_OK) {
         gc_adapter_close(a); /* dlclose through plugin_close */
         return st;
@@ -200,7 +171,10 @@ enum gc_status gc_plugin_dlopen(const char *path, const char *spec,
         gc_msg(msg, size, "%s: path longer than %zu bytes", who, sizeof file - 1);
         return GC_E_LOAD;
     }
+    struct gc_fpenv_load load;
+    gc_fpenv_load_begin(&load);
     void *dl = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+    gc_fpenv_load_step(&load, "dlopen: a constructor");
     if (!dl) {
         err = dlerror();
         gc_msg(msg, size, "%s: %s", who, err ? err : "dlopen failed");
@@ -216,11 +190,13 @@ enum gc_status gc_plugin_dlopen(const char *path, const char *spec,
     gelucheck_plugin_entry_fn entry;
     memcpy(&entry, &sym, sizeof entry); /* POSIX: a data pointer holds a function's address */
     const struct gelucheck_plugin *p = entry(GELUCHECK_PLUGIN_ABI);
+    gc_fpenv_load_step(&load, "gelucheck_plugin_entry");
     if (!p) {
         gc_msg(msg, size, "%s: gelucheck_plugin_entry(%u) returned NULL (the plug-in cannot "
                "serve ABI %u)", who, GELUCHECK_PLUGIN_ABI, GELUCHECK_PLUGIN_ABI);
         dlclose(dl);
         return GC_E_INVALID;
     }
-    return gc_plugin_adopt(p, dl, GC_ADAPTER_PLUGIN, NULL, who, spec, opt, out, msg, size);
+    return gc_plugin_adopt(p, dl, GC_ADAPTER_PLUGIN, NULL, who, spec, opt, &load, out, msg,
+                           size);
 }

@@ -61,7 +61,8 @@ static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
         gc_msg(msg, size, "%s: its entry returned NULL for ABI %u", who, GELUCHECK_PLUGIN_ABI);
         return GC_E_INVALID;
     }
-    return gc_plugin_adopt(p, NULL, GC_ADAPTER_BUILTIN, b->name, who, spec, opt, out, msg, size);
+    return gc_plugin_adopt(p, NULL, GC_ADAPTER_BUILTIN, b->name, who, spec, opt, NULL, out, msg,
+                           size);
 }
 
 /* "onnx:MODEL": the onnxruntime adapter's command with --model 'MODEL' --func FUNC. */

@@ -14,9 +14,10 @@
  * loaded machine from being reported as our SIGKILL instead of its own cause. */
 #define GC_WORKER_GRACE_S 10.0
 
-/* The table a worker sent: the adapter's name, version and kernels. */
+/* The table a worker sent: the adapter's name, version and kernels, and what loading the
+ * adapter did to the floating-point environment there ("" when nothing). */
 struct gc_worker_table {
-    char *name, *version;
+    char *name, *version, *fpenv_load;
     size_t n;
     struct gc_kernel *k; /* name, description, func, dtype, elem_size set */
 };

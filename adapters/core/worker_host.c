@@ -131,12 +131,14 @@ static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a
     char *text = NULL, *fp = NULL;
     enum gc_status st = (enum gc_status)r->status;
     /* the worker is ours, but the kernel shares its memory: a reply that is not one a worker
-     * can send is a worker the kernel broke, so it is buried like one that died */
+     * can send (a status, a fault kind or a length past WK_STR_MAX no worker sends) is a
+     * worker the kernel broke, so it is buried like one that died */
     int sane = r->status >= GC_OK && r->status <= GC_E_FAULT &&
-               (st != GC_E_FAULT || (r->fault >= GC_FAULT_AFTER_Y && r->fault <= GC_FAULT_INPUT));
+               (st != GC_E_FAULT ||
+                (r->fault >= GC_FAULT_AFTER_Y && r->fault <= GC_FAULT_INPUT)) &&
+               r->msg_len <= WK_STR_MAX && r->what_len <= WK_STR_MAX;
     enum exec_read rr = EXEC_R_OK;
-    if (sane && r->msg_len <= WK_STR_MAX && r->what_len <= WK_STR_MAX &&
-        (text = malloc((size_t)r->msg_len + r->what_len + 2)) &&
+    if (sane && (text = malloc((size_t)r->msg_len + r->what_len + 2)) &&
         (rr = exec_read_bytes(&s->p, text, r->msg_len, &got, deadline)) == EXEC_R_OK)
         rr = exec_read_bytes(&s->p, (fp = text + r->msg_len + 1), r->what_len, &got, deadline);
     if (!sane || !text || rr != EXEC_R_OK) {
@@ -316,6 +318,8 @@ enum gc_status gc_worker_open(const char *spec, enum gc_adapter_kind kind, const
     a->version = t.version;
     a->n_kernels = t.n;
     a->kernels = t.k;
+    snprintf(a->fpenv_load, sizeof a->fpenv_load, "%s", t.fpenv_load);
+    free(t.fpenv_load); /* the restarted worker's is not looked at: the same load */
     for (size_t i = 0; i < t.n; i++)
         a->kernels[i].adapter = a;
     a->ops = &worker_ops;

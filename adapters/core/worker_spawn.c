@@ -178,6 +178,7 @@ void gc_worker_table_free(struct gc_worker_table *t)
     free(t->k);
     free(t->name);
     free(t->version);
+    free(t->fpenv_load);
     memset(t, 0, sizeof *t);
 }
 
@@ -211,7 +212,8 @@ static enum exec_read read_table(struct gc_worker_state *s, const struct wk_hell
     t->n = h->n_kernels;
     t->k = calloc(t->n, sizeof *t->k);
     if (!t->k || !(t->name = read_str(s, h->name_len, deadline, &r)) ||
-        !(t->version = read_str(s, h->version_len, deadline, &r)))
+        !(t->version = read_str(s, h->version_len, deadline, &r)) ||
+        !(t->fpenv_load = read_str(s, h->fpenv_load_len, deadline, &r)))
         return r;
     for (size_t i = 0; i < t->n; i++) {
         struct wk_kdef d;

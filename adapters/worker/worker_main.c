@@ -61,7 +61,7 @@ static int send_str(const char *s, uint32_t n)
 
 static int send_hello(const struct gc_adapter *a, enum gc_status st, const char *msg)
 {
-    struct wk_hello h = { WK_MAGIC_HELLO, (int32_t)st, 0, 0, 0, 0 };
+    struct wk_hello h = { WK_MAGIC_HELLO, (int32_t)st, 0, 0, 0, 0, 0, 0 };
 
     if (st != GC_OK) {
         h.msg_len = str_len(msg);
@@ -70,8 +70,9 @@ static int send_hello(const struct gc_adapter *a, enum gc_status st, const char 
     h.n_kernels = (uint32_t)a->n_kernels;
     h.name_len = str_len(a->name);
     h.version_len = str_len(a->version);
+    h.fpenv_load_len = str_len(a->fpenv_load);
     if (write_full(WK_FD_REP, &h, sizeof h) || send_str(a->name, h.name_len) ||
-        send_str(a->version, h.version_len))
+        send_str(a->version, h.version_len) || send_str(a->fpenv_load, h.fpenv_load_len))
         return -1;
     for (size_t i = 0; i < a->n_kernels; i++) {
         const struct gc_kernel *k = &a->kernels[i];

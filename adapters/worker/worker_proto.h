@@ -7,7 +7,8 @@
  * 4 the shared memory (memfd), which the host grows and the worker maps.
  *
  *   worker -> host  struct wk_hello, then msg_len bytes of the open's message (status != 0)
- *                   or name, version and n_kernels times (struct wk_kdef, name, description)
+ *                   or name, version, fpenv_load and n_kernels times (struct wk_kdef, name,
+ *                   description)
  *   host -> worker  struct wk_req                    one batch (x and y already in memory)
  *   worker -> host  struct wk_rep, msg_len + what_len bytes
  *   host closes fd 0: the worker closes the adapter and exits 0.
@@ -21,7 +22,7 @@
 
 #include <stdint.h>
 
-#define WK_MAGIC_HELLO 0x67634831u /* "gcH1": protocol version 1 */
+#define WK_MAGIC_HELLO 0x67634832u /* "gcH2": protocol version 2 (1 had no fpenv_load_len) */
 #define WK_MAGIC_REQ 0x67635131u   /* "gcQ1" */
 #define WK_MAGIC_REP 0x67635231u   /* "gcR1" */
 
@@ -42,6 +43,8 @@ struct wk_hello {
     uint32_t n_kernels;  /* status 0 */
     uint32_t msg_len;    /* status != 0: the open's message */
     uint32_t name_len, version_len;
+    uint32_t fpenv_load_len; /* status 0: what loading changed (struct gc_adapter fpenv_load) */
+    uint32_t pad;
 };
 struct wk_kdef {
     uint32_t func, dtype; /* enum geluref_func, enum geluref_dtype */

@@ -149,8 +149,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     opened_ctx = 0;
-    st = gc_plugin_adopt(t.p, NULL, GC_ADAPTER_PLUGIN, NULL, WHO, "fuzz.so", NULL, &a, msg,
-                         sizeof msg);
+    st = gc_plugin_adopt(t.p, NULL, GC_ADAPTER_PLUGIN, NULL, WHO, "fuzz.so", NULL, NULL, &a,
+                         msg, sizeof msg);
     int open_fails = t.p->open && beh.open_rc != 0;
     if (st == GC_OK) {
         if (open_fails)
