@@ -125,7 +125,7 @@ static int write_one(int (*draw)(const json_t *, char **), const json_t *kernel,
 int rp_plots_write(const json_t *kernel, const char *plots_dir, unsigned *which, char *msg,
                    size_t size)
 {
-    char slug[128];
+    char slug[RP_SLUG_SIZE];
     unsigned w = 0;
     rp_kernel_slug(kernel, slug, sizeof slug);
     int rc = write_one(pl_ulp_svg, kernel, plots_dir, slug, "ulp", RP_PLOT_ULP, &w, msg, size);

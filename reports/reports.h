@@ -90,9 +90,14 @@ int rp_result_check(const json_t *doc, const char *path, char *msg, size_t size)
 
 /* ---------------------------------------------------------------- plots (svg.c, plots.c) */
 
-/* The file-name stem of a kernel in a report: "ADAPTER-KERNEL" from the kernel object's
- * "adapter" and "kernel", every byte outside [A-Za-z0-9_.-] replaced by '_', cut to 120
- * bytes (slug.c). */
+/* The file-name stem of a kernel in a report (slug.c): its identity ADAPTER/KERNEL (the
+ * kernel object's "id", else "adapter" "/" "kernel") with the '/' as '-'
+ * ("libm-erf1p.f32").  Where that would not be a unique, visible name of at most 100 bytes
+ * of [A-Za-z0-9_.-] (a byte outside the set, now '_'; a leading '.' or '-', now '_'; a longer
+ * identity, cut; an ADAPTER holding '-'), "-" and 12 hex digits of a hash of the kernel's
+ * adapter spec, kernel, func, dtype and id follow ("__x.so-gelu.f32-3b0c5f2a91de").  Two
+ * kernels of a result never share a stem; at most RP_SLUG_SIZE - 1 bytes, cut to size - 1. */
+#define RP_SLUG_SIZE 128
 void rp_kernel_slug(const json_t *kernel, char *buf, size_t size);
 
 enum { RP_PLOT_ULP = 1u, RP_PLOT_TAIL = 2u, RP_PLOT_APPROX = 4u };

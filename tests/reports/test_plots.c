@@ -1,5 +1,5 @@
 /* The SVG plots (reports/svg.c, svg_fig.c, plots*.c, slug.c): scales and ticks, number
- * formatting and escaping, the slug, and the flush marker of a fixture kernel placed at the
+ * formatting and escaping, and the flush marker of a fixture kernel placed at the
  * pixel its x maps to.
  *
  * For the end-to-end check of plots_check.cmake instead: `test_plots write DIR RESULT.json`
@@ -128,25 +128,6 @@ static void formatting(void **state)
     svg_escaped(&s, "a&b<c>\"d'\t\x01\xff\xc3\xa9"); /* a control byte, a stray byte, e-acute */
     assert_string_equal(s.p, "a&amp;b&lt;c&gt;&quot;d&apos;&#9;\xef\xbf\xbd\xef\xbf\xbd\xc3\xa9");
     free(s.p);
-}
-
-static void slug(void **state)
-{
-    (void)state;
-    char b[128];
-    json_t *k = json_pack("{s:s,s:s}", "adapter", "/opt/lib k.so", "kernel", "gelu.f32");
-    rp_kernel_slug(k, b, sizeof b);
-    assert_string_equal(b, "_opt_lib_k.so-gelu.f32");
-    rp_kernel_slug(k, b, 8);
-    assert_string_equal(b, "_opt_li");
-    json_decref(k);
-    char name[300];
-    memset(name, 'a', sizeof name - 1);
-    name[sizeof name - 1] = '\0';
-    k = json_pack("{s:s,s:s}", "adapter", name, "kernel", "x");
-    rp_kernel_slug(k, b, sizeof b);
-    assert_int_equal(strlen(b), 120);
-    json_decref(k);
 }
 
 /* The pixel x1 of the <line> in the element with id `id`, NaN when not found. */
@@ -307,7 +288,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(symlog_scale), cmocka_unit_test(log_scale),
         cmocka_unit_test(ticks),        cmocka_unit_test(formatting),
-        cmocka_unit_test(slug),         cmocka_unit_test(flush_marker_placed),
+        cmocka_unit_test(flush_marker_placed),
         cmocka_unit_test(plots_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
