@@ -100,9 +100,10 @@ int rp_result_check(const json_t *doc, const char *path, char *msg, size_t size)
 #define RP_SLUG_SIZE 128
 void rp_kernel_slug(const json_t *kernel, char *buf, size_t size);
 
-enum { RP_PLOT_ULP = 1u, RP_PLOT_TAIL = 2u, RP_PLOT_APPROX = 4u };
+enum { RP_PLOT_ULP = 1u, RP_PLOT_TAIL = 2u, RP_PLOT_APPROX = 4u, RP_PLOT_ULP_LINEAR = 8u };
 /* Writes the plots of one kernel object into plots_dir (which exists): SLUG-ulp.svg (error
- * against x, when the ulp suite ran), SLUG-tail.svg (output against the true curve in the
+ * against x over the whole range, symlog axis, when the ulp suite ran), SLUG-ulp_linear.svg
+ * (the same on a linear axis from -10 to 10), SLUG-tail.svg (output against the true curve in the
  * tail, when the tail suite ran), SLUG-approx.svg (deviation from the exact function, for a
  * kernel with "vs_exact").  *which gets the RP_PLOT_* mask of the files written.  Returns 0,
  * or nonzero with msg set. */

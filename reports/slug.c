@@ -16,7 +16,7 @@
 
 #include "reports.h"
 
-/* Longest stem in bytes before the hash: with "-" + HASH_HEX digits and "-ulplin.svg" a name
+/* Longest stem in bytes before the hash: with "-" + HASH_HEX digits and "-ulp_linear.svg" a name
  * stays well under the 255 bytes most file systems allow (and RP_SLUG_SIZE holds it). */
 #define SLUG_MAX 100
 /* Hex digits of the hash: 48 bits, so that a collision among even 10^4 kernels stays below
