@@ -121,17 +121,24 @@ int rp_plot_compare_write(json_t *const *docs, size_t n, const char *path, char 
  * none, no links). */
 char *rp_markdown(const json_t *doc, const unsigned *plots);
 /* report.html and compare.html (html.c): the Markdown text our writers produce (rp_markdown,
- * rp_compare_markdown) as one self-contained HTML page (no script, no external resource; the
- * plots as <img> of their relative paths) titled title.  Only the subset those writers use
- * is converted; anything else is escaped text, never raw HTML.  malloc'ed, NULL on no
- * memory. */
+ * rp_compare_markdown) as one HTML page (no script, no external resource; the plots as <img>
+ * of their relative paths) titled title.  Only the subset those writers use is converted;
+ * anything else is escaped text, never raw HTML.  malloc'ed, NULL on no memory. */
 char *rp_markdown_html(const char *markdown, const char *title);
+/* The same page made self-contained, what `report` and `compare` write: each image of a plot
+ * beside it (src "plots/NAME.svg") embedded as a data:image/svg+xml;base64 URI of the file
+ * dir/plots/NAME.svg, any other image as its alt text, a link to a relative path as its text;
+ * so the page shows everything on its own and refers to no other file (html_embed.c says why
+ * data: URIs).  NULL with msg ("cannot embed 'out/plots/x.svg' in the page: No such file or
+ * directory", "out of memory"). */
+char *rp_markdown_html_embedded(const char *markdown, const char *title, const char *dir,
+                                char *msg, size_t size);
 /* junit.xml of a result (junit.c): one <testcase> per (kernel, suite); malloc'ed, NULL on no
  * memory. */
 char *rp_junit(const json_t *doc);
 
 /* The report folder (report.c): dir/result.json, dir/report.md, dir/report.html (report.md
- * for a browser, rp_markdown_html), dir/junit.xml and dir/plots/SLUG-*.svg, each written
+ * for a browser with the plots embedded, rp_markdown_html_embedded), dir/junit.xml and dir/plots/SLUG-*.svg, each written
  * atomically; dir is created if missing.  Returns 0, or nonzero with msg naming the file. */
 int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size);
 
