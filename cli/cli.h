@@ -33,11 +33,13 @@ void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- outputs.c ---- */
 
-/* Whether the folder of an output file (--json FILE, --junit FILE) exists and is writable:
- * found out before anything runs.  0, or -1 after "cannot write --json 'x/r.json': ...". */
+/* Creates the folder of an output file (--json FILE, --junit FILE) and its missing parents,
+ * as --report DIR is, and checks that it is writable: found out before anything runs.  0, or
+ * -1 after "cannot write --json 'x/r.json': ...". */
 int cli_check_output(const char *opt, const char *path);
-/* Writes doc to each output given (not NULL): json (atomically), the report folder, the
- * JUnit XML.  0, or -1 after a message per file that could not be written. */
+/* Writes doc to each output given (not NULL): json, the report folder, the JUnit XML, each
+ * file atomically and its missing folders created first.  0, or -1 after a message per file
+ * that could not be written. */
 int cli_write_outputs(const json_t *doc, const char *json, const char *report,
                       const char *junit);
 

@@ -28,10 +28,10 @@ static void usage(void)
            "the tail and overall, fraction correctly rounded, flush point beside the last\n"
            "non-zero input, NaN at -inf, zero signs, detected formula, verdict.\n"
            "\n"
-           "      --report DIR   write DIR/compare.md (the tables), DIR/compare.html (the\n"
-           "                     same with the plot, to open in a browser) and\n"
-           "                     DIR/plots/compare.svg (max ulp error per binade of x, one\n"
-           "                     line per kernel); DIR and its parents are created\n"
+           "      --report DIR   write DIR/compare.md (the tables), DIR/plots/compare.svg\n"
+           "                     (max ulp error per binade of x, one line per kernel) and\n"
+           "                     DIR/compare.html (the tables with the plot inside: a\n"
+           "                     page that travels alone); DIR and its parents are created\n"
            "                     (default: the tables on stdout)\n"
            "  -h, --help         this text\n"
            "\n"
@@ -46,8 +46,8 @@ static void usage(void)
 }
 
 /* The plot into dir/plots/compare.svg, then the tables with a link to it into dir/compare.md
- * and dir/compare.html (the same Markdown for a browser), in that order: neither links a plot
- * that is not there.  Returns an exit code, after a message when not 0. */
+ * and dir/compare.html (the same Markdown for a browser, the plot embedded), in that order:
+ * neither links a plot that is not there.  Returns an exit code, after a message when not 0. */
 static int write_report(json_t *const *docs, size_t n, const char *dir, const char *md)
 {
     static const char plot[] =
@@ -71,8 +71,12 @@ static int write_report(json_t *const *docs, size_t n, const char *dir, const ch
     }
     if ((text = malloc(strlen(md) + sizeof plot)))
         strcat(strcpy(text, md), plot);
-    if (!text || !(html = rp_markdown_html(text, "gelucheck compare"))) {
+    if (!text) {
         cli_error("out of memory");
+        goto out;
+    }
+    if (!(html = rp_markdown_html_embedded(text, "gelucheck compare", dir, msg, sizeof msg))) {
+        cli_error("cannot write '%s/compare.html': %s", dir, msg);
         goto out;
     }
     snprintf(path, sizeof path, "%s/compare.md", dir);

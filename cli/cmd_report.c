@@ -28,12 +28,12 @@ static void usage(void)
            "      --report DIR   write DIR/report.md (Markdown: summary table, then each\n"
            "                     kernel's worst inputs, regions, tail, specials, identity,\n"
            "                     vector results and the commands that reproduce them),\n"
-           "                     DIR/report.html (the same with the plots, to open in a\n"
-           "                     browser), DIR/plots/*.svg, DIR/junit.xml and\n"
-           "                     DIR/result.json (the result again); DIR and its parents\n"
-           "                     are created\n"
+           "                     DIR/report.html (the same with the plots inside: open it\n"
+           "                     in a browser, send it alone), DIR/plots/*.svg,\n"
+           "                     DIR/junit.xml and DIR/result.json (the result again); DIR\n"
+           "                     and its parents are created\n"
            "      --junit FILE   also write the JUnit XML there (one testcase per kernel\n"
-           "                     and suite)\n"
+           "                     and suite); its folder and parents are created\n"
            "  -h, --help         this text\n"
            "\n"
            "At least one of --report and --junit.  Every file is written atomically.\n"
@@ -45,22 +45,6 @@ static void usage(void)
            "Exit status: 0 written (whatever the verdicts in the result); 2 usage error or a\n"
            "result file that cannot be read, is not JSON or not a gelucheck-result/1;\n"
            "4 a file could not be written.\n");
-}
-
-/* Writes the junit XML of doc to path; 0, or -1 after a message. */
-static int write_junit(const json_t *doc, const char *path)
-{
-    char msg[4200];
-    char *xml = rp_junit(doc);
-    if (!xml) {
-        cli_error("cannot write '%s': out of memory", path);
-        return -1;
-    }
-    int rc = rp_write_text(path, xml, msg, sizeof msg);
-    free(xml);
-    if (rc)
-        cli_error("%s", msg);
-    return rc ? -1 : 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -111,13 +95,7 @@ int cmd_report(int argc, char **argv)
         cli_error("%s", msg);
         goto out;
     }
-    rc = CLI_EXIT_PASS;
-    if (dir && rp_report_write(doc, dir, msg, sizeof msg)) {
-        cli_error("%s", msg);
-        rc = CLI_EXIT_INTERNAL;
-    } else if (junit && write_junit(doc, junit)) {
-        rc = CLI_EXIT_INTERNAL;
-    }
+    rc = cli_write_outputs(doc, NULL, dir, junit) ? CLI_EXIT_INTERNAL : CLI_EXIT_PASS;
     if (rc == CLI_EXIT_PASS && dir)
         printf("wrote %s/report.html, report.md, result.json, junit.xml and plots/\n", dir);
     json_decref(doc);

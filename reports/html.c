@@ -1,5 +1,6 @@
 /* report.html and compare.html (reports.h): one self-contained HTML page from the Markdown
- * text that markdown*.c and compare.c write, so that the Markdown stays the one source.
+ * text that markdown*.c and compare.c write, so that the Markdown stays the one source; the
+ * plots that the Markdown links embedded as data: URIs (html_embed.c).
  * Exactly that subset of GitHub-flavoured Markdown is converted: ATX headings, paragraphs,
  * fenced code blocks (an unterminated fence runs to the end, as in CommonMark), pipe tables
  * with a delimiter row (":-:" centred, "--:" right), "- " and "N. " lists (a list nested by
@@ -261,9 +262,11 @@ static const char style[] =
     "img { max-width: 100%; }\n"
     "</style>\n</head>\n<body>\n";
 
-char *rp_markdown_html(const char *markdown, const char *title)
+/* The page; dir NULL: images linked, else embedded (msg set when that fails). */
+static char *page(const char *markdown, const char *title, const char *dir, char *msg,
+                  size_t size)
 {
-    struct ht_buf b = { 0 };
+    struct ht_buf b = { .dir = dir, .msg = msg, .msize = size };
     size_t nl = 0, cap = 64, i = 0, k, ncol;
     struct line *L = malloc(cap * sizeof *L);
     char align[MAXCOL];
@@ -274,14 +277,17 @@ char *rp_markdown_html(const char *markdown, const char *title)
         struct line *G = nl == cap ? realloc(L, (cap *= 2) * sizeof *L) : L;
         if (!G) {
             free(L);
+            snprintf(msg, size, "out of memory");
             return NULL;
         }
         L = G;
         L[nl++] = (struct line){ p, n };
         p += n + (e != NULL);
     }
-    if (!L)
+    if (!L) {
+        snprintf(msg, size, "out of memory");
         return NULL;
+    }
     ht_puts(&b, head);
     ht_esc(&b, title ? title : "", title ? strlen(title) : 0);
     ht_puts(&b, style);
@@ -310,9 +316,23 @@ char *rp_markdown_html(const char *markdown, const char *title)
     }
     ht_puts(&b, "</body>\n</html>\n");
     free(L);
-    if (b.nomem) {
+    if (b.nomem || b.failed) {
+        if (!b.failed)
+            snprintf(msg, size, "out of memory");
         free(b.s);
         return NULL;
     }
     return b.s;
+}
+
+char *rp_markdown_html(const char *markdown, const char *title)
+{
+    char msg[8];
+    return page(markdown, title, NULL, msg, sizeof msg);
+}
+
+char *rp_markdown_html_embedded(const char *markdown, const char *title, const char *dir,
+                                char *msg, size_t size)
+{
+    return page(markdown, title, dir, msg, size);
 }

@@ -117,11 +117,18 @@ void ht_plain(struct ht_buf *b, const char *s, size_t n)
     }
 }
 
+/* Whether the URL u[0..n) starts with a scheme ("https:"). */
+static int has_scheme(const char *u, size_t n)
+{
+    size_t c = strcspn(u, ":/?#");
+    return c < n && u[c] == ':';
+}
+
 /* A URL a report may link: relative, or http, https or mailto. */
 static int safe_url(const char *u, size_t n)
 {
     size_t c = strcspn(u, ":/?#");
-    if (c >= n || u[c] != ':')
+    if (!has_scheme(u, n))
         return 1;
     return (c == 4 && strncmp(u, "http", 4) == 0) || (c == 5 && strncmp(u, "https", 5) == 0) ||
            (c == 6 && strncmp(u, "mailto", 6) == 0);
@@ -140,6 +147,14 @@ static size_t link(struct ht_buf *b, const char *s, size_t i, size_t n)
         e++;
     if (e >= n || s[e] != ')' || e == u || !safe_url(s + u, e - u))
         return 0;
+    if (img && b->dir) {
+        ht_embed_image(b, s + u, e - u, s + t, close - t);
+        return e + 1;
+    }
+    if (b->dir && !has_scheme(s + u, e - u)) { /* a self-contained page links no file */
+        ht_inline(b, s + t, close - t);
+        return e + 1;
+    }
     ht_puts(b, img ? "<img src=\"" : "<a href=\"");
     ht_plain(b, s + u, e - u);
     if (img) {

@@ -228,9 +228,10 @@ static void plot_links(struct md *m, const json_t *k, unsigned plots)
         unsigned bit;
         const char *file, *alt;
     } p[] = { { RP_PLOT_ULP, "ulp", "ulp error against x" },
+              { RP_PLOT_ULP_LINEAR, "ulp_linear", "ulp error against x from -10 to 10" },
               { RP_PLOT_TAIL, "tail", "output against the true curve in the tail" },
               { RP_PLOT_APPROX, "approx", "deviation from the exact function" } };
-    char slug[128];
+    char slug[RP_SLUG_SIZE];
 
     if (!plots)
         return;

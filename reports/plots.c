@@ -101,7 +101,8 @@ size_t pl_binade_steps(const json_t *binades, enum geluref_dtype dt, double *x, 
     return n;
 }
 
-/* Writes one plot file; *which |= bit when one was written. */
+/* Writes one plot file, DIR/SLUG-SUFFIX.svg; *which |= bit when one was written.  No suffix
+ * holds a '-': then no SLUG-SUFFIX is another kernel's SLUG2-SUFFIX2. */
 static int write_one(int (*draw)(const json_t *, char **), const json_t *kernel,
                      const char *dir, const char *slug, const char *suffix, unsigned bit,
                      unsigned *which, char *msg, size_t size)
@@ -125,10 +126,13 @@ static int write_one(int (*draw)(const json_t *, char **), const json_t *kernel,
 int rp_plots_write(const json_t *kernel, const char *plots_dir, unsigned *which, char *msg,
                    size_t size)
 {
-    char slug[128];
+    char slug[RP_SLUG_SIZE];
     unsigned w = 0;
     rp_kernel_slug(kernel, slug, sizeof slug);
     int rc = write_one(pl_ulp_svg, kernel, plots_dir, slug, "ulp", RP_PLOT_ULP, &w, msg, size);
+    if (rc == 0)
+        rc = write_one(pl_ulp_linear_svg, kernel, plots_dir, slug, "ulp_linear",
+                       RP_PLOT_ULP_LINEAR, &w, msg, size);
     if (rc == 0)
         rc = write_one(pl_tail_svg, kernel, plots_dir, slug, "tail", RP_PLOT_TAIL, &w, msg,
                        size);

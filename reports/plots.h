@@ -1,6 +1,7 @@
 /* The report's plots (internal to reports/, prefix pl_): plots.c writes the files
- * (rp_plots_write, rp_plot_compare_write), plots_ulp.c draws the ulp error per binade,
- * plots_tail.c the tail and the deviation of an approximation from the exact function.
+ * (rp_plots_write, rp_plot_compare_write), plots_ulp.c draws the ulp error per binade (on a
+ * symlog and a linear x axis), plots_compare.c the combined plot of compare, plots_tail.c
+ * the tail and the deviation of an approximation from the exact function.
  *
  * Each pl_*_svg returns 0 with *out the malloc'ed SVG document, or *out NULL when the kernel
  * has nothing to draw (the suite did not run, an older result without the plot data); -1 on
@@ -27,6 +28,16 @@ double pl_value(const json_t *v, enum geluref_dtype dt);
 double pl_tiny(enum geluref_dtype dt);
 double pl_max(enum geluref_dtype dt);
 
+/* The x range of the linear ulp plot: the ulp suite's regions from -10 up (x < -10 is the
+ * tail plot's), far enough up that every func of the gelu family has reached f(x) = x in
+ * every dtype (binary64: from about 8.2) and erf, normcdf their saturation. */
+#define PL_LINEAR_LO -10.0
+#define PL_LINEAR_HI 10.0
+/* Axis labels of the symlog ulp plots. */
+#define PL_ULP_XLABEL \
+    "x (symmetric log scale: each binade of either sign equally wide, 0 in the middle)"
+#define PL_ULP_YLABEL "max ulp error (0 drawn at 0.001)"
+
 /* The x axis of the ulp plots: symlog over [-max, max] with tiny as its smallest magnitude. */
 void pl_ulp_xscale(double tiny, double max, struct svg_scale *x);
 /* Step line data of an ulp suite's "binades": for each binade with a finite max_ulp the points
@@ -43,6 +54,7 @@ void pl_ulp_yscale(double max, struct svg_scale *y);
 extern const char *const pl_palette[10];
 
 int pl_ulp_svg(const json_t *kernel, char **out);
+int pl_ulp_linear_svg(const json_t *kernel, char **out);
 int pl_tail_svg(const json_t *kernel, char **out);
 int pl_approx_svg(const json_t *kernel, char **out);
 int pl_compare_svg(json_t *const *docs, size_t n, char **out);

@@ -1,6 +1,7 @@
 /* The report folder (reports.h): DIR/result.json, DIR/plots/SLUG-*.svg, DIR/report.md (which
- * links the plots written), DIR/report.html (report.md for a browser) and DIR/junit.xml, each
- * written atomically, in that order: a report never links a plot that is not there. */
+ * links the plots written), DIR/report.html (report.md for a browser, the plots embedded: it
+ * travels alone) and DIR/junit.xml, each written atomically, in that order: a report never
+ * links or embeds a plot that is not there. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +22,7 @@ static int join(char *buf, size_t bsize, const char *dir, const char *name, char
 
 int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size)
 {
-    char path[4096], plots_dir[4096];
+    char path[4096], plots_dir[4096], emsg[4400];
     const json_t *kernels = json_object_get(doc, "kernels");
     size_t n = json_array_size(kernels);
     unsigned *masks = calloc(n ? n : 1, sizeof *masks);
@@ -48,11 +49,10 @@ int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size)
     }
     if (rp_write_text(path, text, msg, size))
         goto out;
-    html = rp_markdown_html(text, "gelucheck report");
     if (join(path, sizeof path, dir, "report.html", msg, size))
         goto out;
-    if (!html) {
-        snprintf(msg, size, "cannot write '%s': out of memory", path);
+    if (!(html = rp_markdown_html_embedded(text, "gelucheck report", dir, emsg, sizeof emsg))) {
+        snprintf(msg, size, "cannot write '%s': %s", path, emsg);
         goto out;
     }
     if (rp_write_text(path, html, msg, size))

@@ -91,14 +91,20 @@ int rp_result_check(const json_t *doc, const char *path, char *msg, size_t size)
 
 /* ---------------------------------------------------------------- plots (svg.c, plots.c) */
 
-/* The file-name stem of a kernel in a report: "ADAPTER-KERNEL" from the kernel object's
- * "adapter" and "kernel", every byte outside [A-Za-z0-9_.-] replaced by '_', cut to 120
- * bytes (slug.c). */
+/* The file-name stem of a kernel in a report (slug.c): its identity ADAPTER/KERNEL (the
+ * kernel object's "id", else "adapter" "/" "kernel") with the '/' as '-'
+ * ("libm-erf1p.f32").  Where that would not be a unique, visible name of at most 100 bytes
+ * of [A-Za-z0-9_.-] (a byte outside the set, now '_'; a leading '.' or '-', now '_'; a longer
+ * identity, cut; an ADAPTER holding '-'), "-" and 12 hex digits of a hash of the kernel's
+ * adapter spec, kernel, func, dtype and id follow ("__x.so-gelu.f32-3b0c5f2a91de").  Two
+ * kernels of a result never share a stem; at most RP_SLUG_SIZE - 1 bytes, cut to size - 1. */
+#define RP_SLUG_SIZE 128
 void rp_kernel_slug(const json_t *kernel, char *buf, size_t size);
 
-enum { RP_PLOT_ULP = 1u, RP_PLOT_TAIL = 2u, RP_PLOT_APPROX = 4u };
+enum { RP_PLOT_ULP = 1u, RP_PLOT_TAIL = 2u, RP_PLOT_APPROX = 4u, RP_PLOT_ULP_LINEAR = 8u };
 /* Writes the plots of one kernel object into plots_dir (which exists): SLUG-ulp.svg (error
- * against x, when the ulp suite ran), SLUG-tail.svg (output against the true curve in the
+ * against x over the whole range, symlog axis, when the ulp suite ran), SLUG-ulp_linear.svg
+ * (the same on a linear axis from -10 to 10), SLUG-tail.svg (output against the true curve in the
  * tail, when the tail suite ran), SLUG-approx.svg (deviation from the exact function, for a
  * kernel with "vs_exact").  *which gets the RP_PLOT_* mask of the files written.  Returns 0,
  * or nonzero with msg set. */
@@ -116,17 +122,24 @@ int rp_plot_compare_write(json_t *const *docs, size_t n, const char *path, char 
  * none, no links). */
 char *rp_markdown(const json_t *doc, const unsigned *plots);
 /* report.html and compare.html (html.c): the Markdown text our writers produce (rp_markdown,
- * rp_compare_markdown) as one self-contained HTML page (no script, no external resource; the
- * plots as <img> of their relative paths) titled title.  Only the subset those writers use
- * is converted; anything else is escaped text, never raw HTML.  malloc'ed, NULL on no
- * memory. */
+ * rp_compare_markdown) as one HTML page (no script, no external resource; the plots as <img>
+ * of their relative paths) titled title.  Only the subset those writers use is converted;
+ * anything else is escaped text, never raw HTML.  malloc'ed, NULL on no memory. */
 char *rp_markdown_html(const char *markdown, const char *title);
+/* The same page made self-contained, what `report` and `compare` write: each image of a plot
+ * beside it (src "plots/NAME.svg") embedded as a data:image/svg+xml;base64 URI of the file
+ * dir/plots/NAME.svg, any other image as its alt text, a link to a relative path as its text;
+ * so the page shows everything on its own and refers to no other file (html_embed.c says why
+ * data: URIs).  NULL with msg ("cannot embed 'out/plots/x.svg' in the page: No such file or
+ * directory", "out of memory"). */
+char *rp_markdown_html_embedded(const char *markdown, const char *title, const char *dir,
+                                char *msg, size_t size);
 /* junit.xml of a result (junit.c): one <testcase> per (kernel, suite); malloc'ed, NULL on no
  * memory. */
 char *rp_junit(const json_t *doc);
 
 /* The report folder (report.c): dir/result.json, dir/report.md, dir/report.html (report.md
- * for a browser, rp_markdown_html), dir/junit.xml and dir/plots/SLUG-*.svg, each written
+ * for a browser with the plots embedded, rp_markdown_html_embedded), dir/junit.xml and dir/plots/SLUG-*.svg, each written
  * atomically; dir is created if missing.  Returns 0, or nonzero with msg naming the file. */
 int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size);
 

@@ -5,10 +5,12 @@ usage: check_plots.py RESULT.json PLOTS_DIR COMPARE.svg
 
 Every SVG must parse as XML, be plain SVG 1.1 (no script, no external reference), and have a
 <title>, a title text, two axes with tick labels and an axis label each, a legend and at least
-one data series.  Every kernel with an ulp suite has SLUG-ulp.svg, with a tail curve
-SLUG-tail.svg, with a vs_exact curve SLUG-approx.svg, and no other plot.  The flush point
-markers sit at the pixel their x maps to, computed here from the axis definitions of
-reports/svg.h (symlog for the ulp plot, linear for the tail).  The plot data in the result
+one data series.  Every kernel with an ulp suite has SLUG-ulp.svg and SLUG-ulp_linear.svg,
+with a tail curve SLUG-tail.svg, with a vs_exact curve SLUG-approx.svg, and no other plot
+(SLUG is ADAPTER-KERNEL: the kernels here are built-in ones, whose names need no hash).  The
+flush point markers sit at the pixel their x maps to, computed here from the axis definitions
+of reports/svg.h (symlog for the ulp plot, linear from -10 to 10 for the linear ulp plot,
+where only the markers within that range are drawn, linear for the tail).  The plot data in the result
 has the documented shape.  Exit 0 when all hold, 1 otherwise (each problem on stderr)."""
 import json
 import math
@@ -124,11 +126,11 @@ def metrics(k, name):
 
 
 def check_kernel(k, plots):
-    slug = re.sub(r"[^A-Za-z0-9_.-]", "_", k["adapter"] + "-" + k["kernel"])[:120]
+    slug = k["adapter"] + "-" + k["kernel"]
     dt = k["dtype"]
     tiny, big = SHAPES[dt]
     ulp, tail = metrics(k, "ulp"), metrics(k, "tail")
-    expect = {"ulp": ulp is not None, "tail": bool(tail and tail.get("curve")),
+    expect = {"ulp": ulp is not None, "ulp_linear": ulp is not None, "tail": bool(tail and tail.get("curve")),
               "approx": "vs_exact" in k}
     for kind, want in expect.items():
         path = os.path.join(plots, "%s-%s.svg" % (slug, kind))
@@ -147,6 +149,13 @@ def check_kernel(k, plots):
             for key in ("flush_point", "last_nonzero"):
                 t = symlog(value(tail[key], dt), tiny)
                 check_marker(path, root, key, left + (t + t0) / (2 * t0) * (right - left))
+        if kind == "ulp_linear" and fp:
+            for key in ("flush_point", "last_nonzero"):
+                x = value(tail[key], dt)
+                if -10 <= x <= 10:
+                    check_marker(path, root, key, left + (x + 10) / 20 * (right - left))
+                elif marker_x(root, key) is not None:
+                    fail(path, "%s marker at x = %g, outside the axis" % (key, x))
         if kind == "tail":
             xs = [p[0] for p in tail["curve"]]
             lo, hi = min(xs + [0]), max(xs + [0])

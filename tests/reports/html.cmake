@@ -31,3 +31,12 @@ add_test(NAME reports_html_compare
             -P ${CMAKE_CURRENT_SOURCE_DIR}/reports/html_check.cmake)
 set_tests_properties(reports_html_golden_mutants reports_html_report reports_html_compare
                      PROPERTIES LABELS cli)
+
+# --- report.html opened alone in headless Chromium shows each kernel's own plots: the
+# screenshot (report_results/html_screenshot/report.png) holds each plot as Chromium renders
+# it alone, at a place of its own.  Skipped (77) when chromium is not installed.
+add_test(NAME reports_html_screenshot
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/reports/check_screenshot.py
+            $<TARGET_FILE:gelucheck> ${CMAKE_CURRENT_BINARY_DIR}/report_results/html_screenshot)
+set_tests_properties(reports_html_screenshot PROPERTIES LABELS cli SKIP_RETURN_CODE 77
+                     TIMEOUT 900)

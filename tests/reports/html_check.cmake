@@ -3,8 +3,10 @@
 #            GOLDEN (update with tests/reports/make_fixtures.sh GELUCHECK --goldens)
 #   report   `gelucheck report A --report DIR/out`: DIR/out/report.html
 #   compare  `gelucheck compare A B --report DIR/out`: DIR/out/compare.html
-# For report and compare the page must pass check_html.py (well-formed, every <img> there)
-# and equal what RENDER makes of the Markdown beside it (the Markdown is the one source).
+# For report and compare the page must pass check_html.py (well-formed, self-contained: each
+# plot the Markdown links embedded with exactly the file's bytes, ids unique) and equal what
+# RENDER makes of the Markdown beside it with the folder's plots (the Markdown is the one
+# source).
 #   -DEXE -DRENDER -DPY -DCHECK -DDIR and -DMD -DGOLDEN or -DA [-DB]
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
@@ -19,8 +21,8 @@ function(same got want hint)
     endif()
 endfunction()
 
-function(render md out title)
-    execute_process(COMMAND "${RENDER}" render "${md}" "${out}" "${title}"
+function(render md out title) # ARGN: the folder of the plots to embed
+    execute_process(COMMAND "${RENDER}" render "${md}" "${out}" "${title}" ${ARGN}
         RESULT_VARIABLE rc ERROR_VARIABLE err)
     if(NOT rc EQUAL 0)
         message(FATAL_ERROR "test_html render ${md}: exit status ${rc}\n${err}")
@@ -52,9 +54,10 @@ if(NOT rc EQUAL 0 OR NOT out MATCHES "/out/${name}[.]html")
                         "--- stdout:\n${out}--- stderr:\n${err}")
 endif()
 execute_process(COMMAND "${PY}" "${CHECK}" "${DIR}/out/${name}.html" ${images}
+                        "${DIR}/out/${name}.md"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
     message(FATAL_ERROR "check_html.py ${DIR}/out/${name}.html: exit status ${rc}\n${out}${err}")
 endif()
-render("${DIR}/out/${name}.md" "${DIR}/again.html" "${title}")
+render("${DIR}/out/${name}.md" "${DIR}/again.html" "${title}" "${DIR}/out")
 same("${DIR}/out/${name}.html" "${DIR}/again.html" " (the page is not its Markdown rendered)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the result fixtures of the Markdown golden tests (tests/reports/fixtures/*.json)
-# from real runs, then the golden report.md and report.html files from them
-# (tests/reports/README.md):
+# from real runs, then the golden report.md and report.html files from them (the latter with
+# the plots linked, by the build's tests/test_html; tests/reports/README.md):
 #
 #   tests/reports/make_fixtures.sh build/default/cli/gelucheck            fixtures and goldens
 #   tests/reports/make_fixtures.sh build/default/cli/gelucheck --goldens  goldens only
@@ -65,6 +65,9 @@ for json in "$fix"/*.json; do
     [[ $name == bad_* ]] && continue
     "$gelucheck" report "$json" --report "$work/$name" >/dev/null
     cp "$work/$name/report.md" "$fix/$name.report.md"
-    cp "$work/$name/report.html" "$fix/$name.report.html"
+    # the HTML golden tests the Markdown conversion alone: the plots linked, not embedded as
+    # in the report.html that `gelucheck report` writes (test_html of the same build)
+    "$(dirname "$gelucheck")/../tests/test_html" render "$fix/$name.report.md" \
+        "$fix/$name.report.html" "gelucheck report"
     echo "make_fixtures: wrote $fix/$name.report.md and $fix/$name.report.html"
 done

@@ -40,7 +40,7 @@ cli_test(report_bad_member 2 "report|${md_fixtures}/bad_member.json|--report|${m
 cli_test(report_unknown_option 2 "report|${md_fixtures}/mutants.json|--bogus"
     ERR "^${e}unknown option '--bogus'\n$")
 
-# gelucheck run --report, --junit, --baseline
+# gelucheck run --report, --junit, --json (their folders created), --baseline
 add_test(NAME reports_run_report
     COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gelucheck> -DRC=1
             "-DARGS=run|--adapter|mutants|--kernel|nan_neginf.f32|--kernel|clamp0.f32|--samples|2000|--threads|2|--progress|never"
@@ -57,9 +57,9 @@ cli_test(run_baseline_missing 2
 cli_test(run_report_on_file 2
     "run|--adapter|mutants|--kernel|nan_neginf.f32|--report|${md_fixtures}/mutants.json"
     EMPTY_OUT ERR "^${e}--report: cannot create folder '[^']*mutants[.]json': a file of that")
-cli_test(run_junit_no_folder 2
-    "run|--adapter|mutants|--kernel|nan_neginf.f32|--junit|${md_out}/no/such/j.xml"
-    EMPTY_OUT ERR "^${e}cannot write --junit '[^']*/j[.]xml': No such file or directory\n$")
+cli_test(run_junit_under_file 2
+    "run|--adapter|mutants|--kernel|nan_neginf.f32|--junit|${md_fixtures}/mutants.json/no/j.xml"
+    EMPTY_OUT ERR "^${e}cannot write --junit '[^']*/j[.]xml': cannot create folder '[^']*/mutants[.]json/no': Not a directory\n$")
 
 # scripts/published_summary.py, the README of reports/published/, on the mutants fixture
 add_test(NAME published_summary

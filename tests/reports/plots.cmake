@@ -1,11 +1,16 @@
 # tests of the reports module: the SVG plots (reports/svg.c, svg_fig.c, plots*.c, slug.c).
 # Included from tests/CMakeLists.txt (paths relative to tests/).
 
-# --- unit tests: scales, ticks, number formatting, escaping, the slug, marker placement
+# --- unit tests: scales, ticks, number formatting, escaping, marker placement
 add_executable(test_plots reports/test_plots.c)
 target_include_directories(test_plots PRIVATE ${PROJECT_SOURCE_DIR}/reports)
 target_link_libraries(test_plots PRIVATE gc_reports PkgConfig::CMOCKA gelucheck_warnings m)
 add_test(NAME reports_plots_unit COMMAND test_plots)
+
+# --- plot file names (slug.c): unique, visible, short for any adapter spec
+add_executable(test_slug reports/test_slug.c)
+target_link_libraries(test_slug PRIVATE gc_reports PkgConfig::CMOCKA gelucheck_warnings)
+add_test(NAME reports_slug_unit COMMAND test_slug)
 
 # --- the plots of real results: gelucheck run, every kernel's plots and the combined plot,
 # checked by check_plots.py (XML, axes, labels, legend, data, the flush markers' pixels, the

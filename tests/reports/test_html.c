@@ -3,8 +3,10 @@
  * escaped pipe in a table row, and the page around it.  The golden report.html of a real
  * report is compared by html_check.cmake.
  *
- *   test_html                          the unit tests
- *   test_html render IN.md OUT TITLE   rp_markdown_html of the file IN.md into OUT */
+ *   test_html                              the unit tests
+ *   test_html render IN.md OUT TITLE       rp_markdown_html of the file IN.md into OUT
+ *   test_html render IN.md OUT TITLE DIR   rp_markdown_html_embedded, the plots from DIR */
+#define _POSIX_C_SOURCE 200809L /* mkdtemp */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -133,7 +138,55 @@ static void page(void **state)
     free(h);
 }
 
-static int render(const char *in, const char *out, const char *title)
+/* rp_markdown_html_embedded: two plots with the same ids embedded as data: URIs of their
+ * bytes, in order; an image that is not a plot beside the page and a relative link left as
+ * text; a missing plot an error naming it. */
+static void embedded(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/test_html.XXXXXX", path[64], msg[512];
+    static const char *const svg[] = { "<svg id=\"plot-area\">a</svg>\n",
+                                       "<svg id=\"plot-area\">bb</svg>\n" };
+    /* base64 of the two files (printf '...' | base64 -w0) */
+    static const char *const b64[] = { "PHN2ZyBpZD0icGxvdC1hcmVhIj5hPC9zdmc+Cg==",
+                                       "PHN2ZyBpZD0icGxvdC1hcmVhIj5iYjwvc3ZnPgo=" };
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/plots", dir);
+    assert_int_equal(mkdir(path, 0777), 0);
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/plots/k%d-ulp.svg", dir, i);
+        assert_int_equal(rp_write_text(path, svg[i], msg, sizeof msg), 0);
+    }
+    const char *md = "![one](plots/k0-ulp.svg)\n\n![two \\<2\\>](plots/k1-ulp.svg)\n\n"
+                     "![up](../k0-ulp.svg) ![hid](plots/.h.svg) [rel](other.html) "
+                     "[abs](https://e.org/)\n";
+    char *h = rp_markdown_html_embedded(md, "t", dir, msg, sizeof msg);
+    assert_non_null(h);
+    char want[160];
+    snprintf(want, sizeof want, "<p><img src=\"data:image/svg+xml;base64,%s\" alt=\"one\"></p>",
+             b64[0]);
+    assert_non_null(strstr(h, want));
+    snprintf(want, sizeof want,
+             "<p><img src=\"data:image/svg+xml;base64,%s\" alt=\"two &lt;2&gt;\"></p>", b64[1]);
+    assert_non_null(strstr(h, want));
+    assert_non_null(strstr(h, "<p>up hid rel <a href=\"https://e.org/\">abs</a></p>"));
+    assert_null(strstr(h, "plots/"));
+    free(h);
+    /* a plot that is not there */
+    h = rp_markdown_html_embedded("![x](plots/gone.svg)\n", "t", dir, msg, sizeof msg);
+    assert_null(h);
+    assert_non_null(strstr(msg, "cannot embed '"));
+    assert_non_null(strstr(msg, "/plots/gone.svg' in the page: No such file or directory"));
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/plots/k%d-ulp.svg", dir, i);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/plots", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+static int render(const char *in, const char *out, const char *title, const char *dir)
 {
     FILE *f = fopen(in, "rb");
     char *md = NULL;
@@ -152,11 +205,14 @@ static int render(const char *in, const char *out, const char *title)
     } while (r > 0);
     fclose(f);
     md[n] = '\0';
-    char *h = rp_markdown_html(md, title);
+    char msg[4400];
+    char *h = dir ? rp_markdown_html_embedded(md, title, dir, msg, sizeof msg)
+                  : rp_markdown_html(md, title);
     free(md);
-    if (!h)
+    if (!h) {
+        fprintf(stderr, "test_html: %s\n", dir ? msg : "out of memory");
         return 1;
-    char msg[512];
+    }
     int rc = rp_write_text(out, h, msg, sizeof msg);
     if (rc)
         fprintf(stderr, "%s\n", msg);
@@ -166,11 +222,12 @@ static int render(const char *in, const char *out, const char *title)
 
 int main(int argc, char **argv)
 {
-    if (argc == 5 && strcmp(argv[1], "render") == 0)
-        return render(argv[2], argv[3], argv[4]);
+    if ((argc == 5 || argc == 6) && strcmp(argv[1], "render") == 0)
+        return render(argv[2], argv[3], argv[4], argc == 6 ? argv[5] : NULL);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(constructs),
         cmocka_unit_test(page),
+        cmocka_unit_test(embedded),
     };
     return cmocka_run_group_tests_name("reports_html", tests, NULL, NULL);
 }

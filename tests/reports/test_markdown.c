@@ -81,7 +81,7 @@ static void test_plot_links(void **state)
 {
     (void)state;
     char *md = render(doc_with("libm", "k.f32", NULL), RP_PLOT_ULP | RP_PLOT_APPROX);
-    char slug[128];
+    char slug[RP_SLUG_SIZE];
     json_t *k = json_pack("{s:s, s:s}", "adapter", "libm", "kernel", "k.f32");
     char want[256];
     rp_kernel_slug(k, slug, sizeof slug);

@@ -1,5 +1,5 @@
 /* The SVG plots (reports/svg.c, svg_fig.c, plots*.c, slug.c): scales and ticks, number
- * formatting and escaping, the slug, and the flush marker of a fixture kernel placed at the
+ * formatting and escaping, and the flush marker of a fixture kernel placed at the
  * pixel its x maps to.
  *
  * For the end-to-end check of plots_check.cmake instead: `test_plots write DIR RESULT.json`
@@ -130,25 +130,6 @@ static void formatting(void **state)
     free(s.p);
 }
 
-static void slug(void **state)
-{
-    (void)state;
-    char b[128];
-    json_t *k = json_pack("{s:s,s:s}", "adapter", "/opt/lib k.so", "kernel", "gelu.f32");
-    rp_kernel_slug(k, b, sizeof b);
-    assert_string_equal(b, "_opt_lib_k.so-gelu.f32");
-    rp_kernel_slug(k, b, 8);
-    assert_string_equal(b, "_opt_li");
-    json_decref(k);
-    char name[300];
-    memset(name, 'a', sizeof name - 1);
-    name[sizeof name - 1] = '\0';
-    k = json_pack("{s:s,s:s}", "adapter", name, "kernel", "x");
-    rp_kernel_slug(k, b, sizeof b);
-    assert_int_equal(strlen(b), 120);
-    json_decref(k);
-}
-
 /* The pixel x1 of the <line> in the element with id `id`, NaN when not found. */
 static double marker_x(const char *svg, const char *id)
 {
@@ -219,6 +200,32 @@ static void flush_marker_placed(void **state)
     json_decref(k);
 }
 
+/* The linear view: x from -10 to 10, the flush point at its pixel, the last non-zero x
+ * (-14.36) left out and the flush region cut at -10. */
+static void linear_view(void **state)
+{
+    (void)state;
+    json_t *k = fixture_kernel();
+    char *svg = NULL;
+    assert_int_equal(pl_ulp_linear_svg(k, &svg), 0);
+    assert_non_null(svg);
+    struct svg_scale x = { .kind = SVG_LINEAR, .lo = -10, .hi = 10 };
+    struct svg_scale y = { .kind = SVG_LOG, .lo = 1, .hi = 10 };
+    struct svg_fig f;
+    svg_fig_init(&f, "t", &x, &y);
+    double left = f.left, right = f.right;
+    svg_fig_release(&f);
+    double want = left + (-0x1.62b9dep+2 + 10) / 20 * (right - left);
+    assert_true(fabs(marker_x(svg, "flush_point") - want) < 0.006);
+    assert_true(isnan(marker_x(svg, "last_nonzero")));
+    const char *span = strstr(svg, "id=\"flush_region\"");
+    assert_non_null(span);
+    assert_true(fabs(strtod(strstr(span, " x=\"") + 4, NULL) - left) < 0.006);
+    assert_non_null(strstr(svg, "-10 &lt;= x &lt;= 10"));
+    free(svg);
+    json_decref(k);
+}
+
 /* `test_plots write DIR RESULT.json`: rp_plots_write for every kernel of the result. */
 static int write_main(char **argv)
 {
@@ -252,14 +259,14 @@ static void plots_written(void **state)
     json_t *k = fixture_kernel();
     unsigned which = 0;
     assert_int_equal(rp_plots_write(k, dir, &which, msg, sizeof msg), 0);
-    assert_int_equal(which, RP_PLOT_ULP | RP_PLOT_TAIL);
+    assert_int_equal(which, RP_PLOT_ULP | RP_PLOT_ULP_LINEAR | RP_PLOT_TAIL);
     json_object_set_new(k, "vs_exact", json_loads("{\"func\": \"gelu\", \"curve\": "
                                                   "[[-1, -0.16, -0.15], [1, 0.84, 0.85]]}",
                                                   0, NULL));
     assert_int_equal(rp_plots_write(k, dir, &which, msg, sizeof msg), 0);
-    assert_int_equal(which, RP_PLOT_ULP | RP_PLOT_TAIL | RP_PLOT_APPROX);
-    static const char *const kinds[] = { "ulp", "tail", "approx" };
-    for (int i = 0; i < 3; i++) {
+    assert_int_equal(which, RP_PLOT_ULP | RP_PLOT_ULP_LINEAR | RP_PLOT_TAIL | RP_PLOT_APPROX);
+    static const char *const kinds[] = { "ulp", "ulp_linear", "tail", "approx" };
+    for (int i = 0; i < 4; i++) {
         snprintf(path, sizeof path, "%s/libm-erf1p.f32-%s.svg", dir, kinds[i]);
         FILE *f = fopen(path, "r");
         assert_non_null(f);
@@ -307,7 +314,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(symlog_scale), cmocka_unit_test(log_scale),
         cmocka_unit_test(ticks),        cmocka_unit_test(formatting),
-        cmocka_unit_test(slug),         cmocka_unit_test(flush_marker_placed),
+        cmocka_unit_test(flush_marker_placed), cmocka_unit_test(linear_view),
         cmocka_unit_test(plots_written),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

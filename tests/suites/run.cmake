@@ -125,8 +125,11 @@ cli_test(run_unknown_kernel_two 2 "run|--adapter|libm|--adapter|mutants|--kernel
     ERR "^${e}no adapter has a kernel 'nope'" EMPTY_OUT)
 cli_test(run_nothing_selected 2 "run|--adapter|libm|--kernel|erf1p.f32|--dtype|bf16"
     ERR "^${e}no kernel left to run" EMPTY_OUT)
-cli_test(run_json_dir_missing 2 "run|--adapter|libm|--json|/nonexistent/r.json"
-    ERR "^${e}cannot write --json '/nonexistent/r[.]json'" EMPTY_OUT)
+# a missing folder is created (reports_run_report); one under a file cannot be
+cli_test(run_json_under_file 2 "run|--adapter|libm|--json|${CMAKE_CURRENT_LIST_FILE}/r.json"
+    ERR "^${e}cannot write --json '[^']*/run[.]cmake/r[.]json': cannot create folder '[^']*/run[.]cmake': a file of that name exists
+$"
+    EMPTY_OUT)
 cli_test(run_bad_func 2 "run|--adapter|libm|--func|gleu"
     ERR "^${e}unknown --func 'gleu' [(]expected one of: gelu, gelu_tanh, .*erfc[)]\n$" EMPTY_OUT)
 cli_test(run_onnx_empty 3 "run|--adapter|onnx:"
