@@ -1,6 +1,9 @@
 /* Argument helpers shared by the subcommands. */
 #include <ctype.h>
+#include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -92,4 +95,38 @@ int cli_parse_isolation(const char *arg, int *in_process)
     }
     cli_error("bad --isolation '%s' (expected one of: process, none)", arg);
     return -1;
+}
+
+int cli_parse_memory_limit(const char *arg, unsigned long long *bytes)
+{
+    static const char want[] = "want bytes, or a number with K, M or G for KiB, MiB, GiB, "
+                               "or 0 for no limit";
+    static const char units[] = "KkMmGg"; /* 2^10, 2^20, 2^30 */
+    const char *why = NULL, *u = NULL;
+    unsigned long long v = 0, unit = 1;
+    char *end;
+
+    if (!arg[0]) {
+        why = "it is empty";
+    } else if (arg[0] == '-') {
+        why = "it is negative";
+    } else if (!isdigit((unsigned char)arg[0])) {
+        why = "it is not a number";
+    } else {
+        errno = 0;
+        v = strtoull(arg, &end, 10);
+        if (end[0] && (end[1] || !(u = strchr(units, end[0])))) {
+            cli_error("bad --memory-limit '%s': unknown suffix '%s' (%s)", arg, end, want);
+            return -1;
+        }
+        unit = u ? 1ull << (10 * (1 + (u - units) / 2)) : 1;
+        if (errno == ERANGE || v > (uint64_t)INT64_MAX / unit)
+            why = "it is too large (at most 9223372036854775807 bytes)";
+    }
+    if (why) {
+        cli_error("bad --memory-limit '%s': %s (%s)", arg, why, want);
+        return -1;
+    }
+    *bytes = v * unit;
+    return 0;
 }

@@ -62,6 +62,23 @@ int cli_parse_isolation(const char *arg, int *in_process);
     "                            exec: adapters are processes either way (default:\n" \
     "                            process)\n"
 
+/* --memory-limit SIZE (docs/isolation.md): bytes, or a number with K, M or G (KiB, MiB, GiB,
+ * either case); 0 for none; at most 2^63 - 1 bytes.  0, or -1 after "bad --memory-limit 'X':
+ * WHY (...)". */
+int cli_parse_memory_limit(const char *arg, unsigned long long *bytes);
+#define CLI_MEMORY_LIMIT_HELP \
+    "      --memory-limit SIZE   memory for each process that runs kernels: bytes, or\n" \
+    "                            K, M, G (KiB, MiB, GiB); 0: none.  Each process has it\n" \
+    "                            all: one worker per thread and per built-in or plug-in\n" \
+    "                            adapter.  A cgroup v2 memory.max for workers and exec\n" \
+    "                            adapters where gelucheck runs in a cgroup delegated to\n" \
+    "                            it; else RLIMIT_AS for workers only (Node, V8 and\n" \
+    "                            Python reserve far more address space than they use,\n" \
+    "                            so exec adapters go unlimited).  Off with --isolation\n" \
+    "                            none and in sanitizer builds.  A kernel past it gets a\n" \
+    "                            crash finding that says it ran out of memory\n" \
+    "                            (default: 4G)\n"
+
 /* Case-insensitive string equality (ASCII). */
 int cli_ci_equal(const char *a, const char *b);
 

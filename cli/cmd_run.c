@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "memlimit.h"
 #include "run_args.h"
 
 /* --threads at most this: more threads than this are more adapter instances than any
@@ -54,6 +55,7 @@ static const struct option long_opts[] = {
     { "func", required_argument, NULL, 'F' },
     { "resume", required_argument, NULL, 'Z' },
     { "isolation", required_argument, NULL, 'I' },
+    { "memory-limit", required_argument, NULL, 'M' },
     { NULL, 0, NULL, 0 },
 };
 static const char short_opts[] = "+:h";
@@ -118,6 +120,7 @@ static void usage(void)
            "                            past it is a timeout finding (default: 60)\n"
            "      --startup-timeout S   exec adapters: seconds to 'ready' (default: 60)\n"
            CLI_ISOLATION_HELP
+           CLI_MEMORY_LIMIT_HELP
            "      --progress WHEN       auto (stderr is a terminal and the run takes over 1 s),\n"
            "                            always, never (default: auto)\n"
            "      --shard K/N           measure shard K (0-based) of N (1 <= N <= 1000000):\n"
@@ -415,6 +418,11 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
         return -1;
     case 'K': return parse_shard(arg, &r->cfg);
     case 'I': return cli_parse_isolation(arg, &r->in_process);
+    case 'M':
+        if (cli_parse_memory_limit(arg, &r->memory_limit))
+            return -1;
+        r->cfg.memory_limit = gc_mem_effective(r->memory_limit);
+        return 0;
     case 'f':
         r->cfg.reference = strcmp(arg, "fast") == 0 ? GS_REF_FAST
                            : strcmp(arg, "mpfr") == 0 ? GS_REF_MPFR : -1;
@@ -459,6 +467,8 @@ static int parse_args(struct run_args *r, int ac, char **av)
     r->cfg.threads = n_online < 1 ? 1 : n_online > RUN_MAX_THREADS ? RUN_MAX_THREADS
                                                                     : (unsigned)n_online;
     r->timeout_s = r->startup_timeout_s = 60.0; /* GC_OPEN_OPTIONS_INIT's */
+    r->memory_limit = GC_MEM_DEFAULT;
+    r->cfg.memory_limit = gc_mem_effective(GC_MEM_DEFAULT);
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(ac, av, short_opts, long_opts, NULL)) != -1) {

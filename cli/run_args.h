@@ -28,6 +28,8 @@ struct run_args {
     const char *resume;        /* --resume FILE: an interrupted run's result to continue */
     double timeout_s, startup_timeout_s;
     int in_process;            /* --isolation none: gc_open_options.in_process */
+    unsigned long long memory_limit; /* --memory-limit as given (bytes; 0 none); the one
+                                  put in place is cfg.memory_limit */
     enum run_progress_mode progress;
     struct gs_config cfg;      /* suites, policy (owned), seed, samples, exhaustive, range,
                                   threads */

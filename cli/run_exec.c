@@ -11,6 +11,7 @@
 #include <reports.h>
 
 #include "cli.h"
+#include "memlimit.h"
 #include "run_args.h"
 
 struct run_adapter {
@@ -270,6 +271,7 @@ static int run_kernels(const struct run_args *r, struct run_adapter *ad, size_t 
 int run_execute(struct run_args *r)
 {
     struct gc_open_options opt = GC_OPEN_OPTIONS_INIT;
+    struct gc_memlimit mem;
     struct run_adapter *ad = calloc(r->n_specs, sizeof *ad);
     unsigned threads = r->cfg.threads;
     size_t n_sel = 0;
@@ -293,6 +295,8 @@ int run_execute(struct run_args *r)
     opt.startup_timeout_s = r->startup_timeout_s;
     opt.batch_timeout_s = r->timeout_s;
     opt.in_process = r->in_process;
+    gc_mem_init(&mem, r->memory_limit, "/sys/fs/cgroup");
+    opt.memlimit = &mem;
     for (size_t s = 0; s < r->n_specs; s++) {
         ad[s].spec = r->specs[s];
         if (open_adapter(&ad[s], threads, &opt) != GC_OK) {
@@ -364,6 +368,7 @@ out:
     json_decref(old);
     for (size_t s = 0; s < r->n_specs; s++)
         close_adapter(&ad[s], threads);
+    gc_mem_release(&mem); /* after the last worker and exec adapter are gone */
     free(ad);
     return rc;
 }

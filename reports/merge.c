@@ -12,13 +12,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "memlimit.h"
 #include "reports.h"
 #include "runopts.h"
 
 /* Members of the head that must be equal in every shard of a run. */
 static const char *const same_members[] = {
     "schema", "tool", "policy", "rounding", "reference", "seed", "samples", "exhaustive",
-    "range", "suites",
+    "range", "memory_limit", "suites",
 };
 #define N_SAME (sizeof same_members / sizeof same_members[0])
 
@@ -172,7 +173,11 @@ static int merge_kernel(json_t *out, json_t *const *docs, const char *const *pat
     }
     for (size_t i = 0; i < n; i++)
         k[i] = json_array_get(json_object_get(docs[ord[i]], "kernels"), j);
-    json_t *m = gs_kernel_merge(k, n, &bad, why, sizeof why);
+    const json_t *ml = json_object_get(docs[ord[0]], "memory_limit");
+    unsigned long long limit = json_is_integer(ml) && json_integer_value(ml) >= 0
+                                   ? (unsigned long long)json_integer_value(ml)
+                                   : GC_MEM_DEFAULT; /* a result from before --memory-limit */
+    json_t *m = gs_kernel_merge(k, n, limit, &bad, why, sizeof why);
     json_t *kernels = json_object_get(out, "kernels");
     if (!m)
         snprintf(msg, size, "%s: kernels[%zu] ('%.64s'): %s", paths[ord[bad < n ? bad : 0]], j,

@@ -11,8 +11,9 @@
  *   rp_write_json(doc, path, msg, size);              temp file + rename
  *
  * Members in order: schema, tool, command, policy, verdict, exit_code, rounding, reference,
- * seed, samples, exhaustive, range, suites, complete, shard, environment, adapters, kernels,
- * totals, timing, and, in an interrupted run only, interrupted (cli/run_resume.c).
+ * seed, samples, exhaustive, range, memory_limit, suites, complete, shard, environment,
+ * adapters, kernels, totals, timing, and, in an interrupted run only, interrupted
+ * (cli/run_resume.c).
  * Everything but "timing" depends only on the options that change what is measured, so two
  * runs with the same options give the same bytes whatever --threads (kept in "timing"). */
 #ifndef GELUCHECK_REPORTS_H
@@ -36,7 +37,7 @@ struct rp_meta {
     const char *const *command;      /* the command line as recorded (argv strings) */
     size_t n_command;
     const struct gs_config *cfg;     /* suites, policy, reference, seed, samples, exhaustive,
-                                        range, shard, threads (timing only) */
+                                        range, memory_limit, shard, threads (timing only) */
 };
 
 /* The head of a result, with empty adapters and kernels; NULL on no memory. */

@@ -59,6 +59,7 @@ json_t *rp_result_new(const struct rp_meta *m)
                                                                gs_real_json(cfg->range_lo),
                                                                gs_real_json(cfg->range_hi))
                                                    : json_null());
+    json_object_set_new(d, "memory_limit", json_integer((json_int_t)cfg->memory_limit));
     json_object_set_new(d, "suites", suites);
     /* complete: everything this run (or shard) was asked to measure was measured; an
      * interrupted run will say false (resuming comes with its issue).  shard: K of N, 0 of 1
@@ -74,7 +75,7 @@ json_t *rp_result_new(const struct rp_meta *m)
     json_object_set_new(d, "timing", json_pack("{s:f, s:I, s:[]}", "wall_s", 0.0, "threads",
                                                (json_int_t)cfg->threads, "kernels"));
     /* any member that could not be made leaves a hole: report no memory */
-    if (json_object_size(d) != 20 || !json_object_get(d, "environment")) {
+    if (json_object_size(d) != 21 || !json_object_get(d, "environment")) {
         json_decref(d);
         return NULL;
     }

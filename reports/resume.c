@@ -13,7 +13,7 @@
 /* Head members that must be equal ("shard" without "merged": a merged result is complete). */
 static const char *const same_members[] = {
     "schema", "tool", "rounding", "reference", "seed", "samples", "exhaustive", "range",
-    "suites", "shard",
+    "memory_limit", "suites", "shard",
 };
 
 static int equal(const json_t *a, const json_t *b) { return (!a && !b) || json_equal(a, b); }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "crash.h"
+#include "memlimit.h"
 
 /* What one try of a sub-batch gave. */
 enum try_result { TRY_SAME, TRY_OTHER, TRY_CAPPED, TRY_ABORT };
@@ -50,7 +51,8 @@ static enum try_result try_batch(struct bisect *b, size_t off, size_t m)
         return TRY_ABORT;
     if (st != b->st)
         return TRY_OTHER;
-    if (st == GC_E_DIED && (ex.signal != b->ex.signal || ex.exit_status != b->ex.exit_status))
+    if (st == GC_E_DIED && (ex.signal != b->ex.signal || ex.exit_status != b->ex.exit_status ||
+                            !ex.oom[0] != !b->ex.oom[0]))
         return TRY_OTHER;
     return TRY_SAME;
 }
@@ -92,14 +94,23 @@ void gs_crash_bisect(const struct gc_kernel *k, const void *x, size_t n, enum gc
     gs_buf_free(b.yw);
 }
 
-/* "killed by SIGSEGV", "exited with status 3", "no reply within the batch timeout" */
+/* "killed by SIGSEGV", "exited with status 3", "no reply within the batch timeout", and for a
+ * process out of memory "ran out of memory: the worker's --memory-limit of 4 GiB (RLIMIT_AS);
+ * killed by SIGSEGV" */
 static void how_text(char *buf, size_t size, enum gc_status st, const struct gc_eval_extra *ex)
 {
     char nb[32];
     int sh = ex->exit_status > 128 ? ex->exit_status - 128 : 0; /* a shell's 128 + N */
     const char *shn = sh ? gc_signal_name(sh, nb, sizeof nb) : NULL;
 
-    if (st == GC_E_TIMEOUT)
+    if (st == GC_E_DIED && ex->oom[0]) {
+        int n = snprintf(buf, size, "ran out of memory: %.96s; ", ex->oom);
+        if (n > 0 && (size_t)n < size) {
+            struct gc_eval_extra plain = *ex;
+            plain.oom[0] = '\0';
+            how_text(buf + n, size - (size_t)n, st, &plain);
+        }
+    } else if (st == GC_E_TIMEOUT)
         snprintf(buf, size, "no reply within the batch timeout");
     else if (ex->signal)
         snprintf(buf, size, "killed by %s", gc_signal_name(ex->signal, nb, sizeof nb));
@@ -186,7 +197,7 @@ static size_t shell_word(char *buf, size_t size, const char *s)
 }
 
 void gs_crash_commands(json_t *suite, const char *spec, const char *kernel,
-                       enum geluref_dtype dt)
+                       enum geluref_dtype dt, unsigned long long memory_limit)
 {
     size_t i;
     json_t *f;
@@ -203,6 +214,10 @@ void gs_crash_commands(json_t *suite, const char *spec, const char *kernel,
         if (w == 0)
             continue;
         o += w;
+        if (memory_limit != GC_MEM_DEFAULT) /* the run's limit, where it was not the default */
+            o += (size_t)snprintf(cmd + o, sizeof cmd - o, " --memory-limit %llu", memory_limit);
+        if (o >= sizeof cmd)
+            continue;
         o += (size_t)snprintf(cmd + o, sizeof cmd - o, " --kernel ");
         if (o >= sizeof cmd || (w = shell_word(cmd + o, sizeof cmd - o, kernel)) == 0)
             continue;

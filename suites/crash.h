@@ -52,11 +52,12 @@ enum gc_status gs_crash_record(const struct gs_ctx *c, unsigned t, const void *x
 /* The "command" of the crash and timeout findings of a suite entry (JSON, as gs_findings_json
  * writes it): instead of the `gelucheck ref` command of a value finding, which gives only the
  * correct value, the run that evaluates the kernel on the finding's input alone:
- *   gelucheck run --adapter SPEC --kernel NAME --suite ulp --range X:X
+ *   gelucheck run --adapter SPEC [--memory-limit BYTES] --kernel NAME --suite ulp --range X:X
  * (X the input as an exact hex float; the ulp suite restricted to [X, X] evaluates that one
- * input), or --suite special for a NaN or infinite input (its batch holds them).  Called by
+ * input), or --suite special for a NaN or infinite input (its batch holds them);
+ * --memory-limit when the run's (gs_config.memory_limit) was not the default.  Called by
  * gs_run_kernel and gs_kernel_merge, so a merged result says the same. */
 void gs_crash_commands(json_t *suite, const char *spec, const char *kernel,
-                       enum geluref_dtype dt);
+                       enum geluref_dtype dt, unsigned long long memory_limit);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "crash.h"
+#include "memlimit.h"
 #include "suites.h"
 
 void gs_config_init(struct gs_config *c)
@@ -14,6 +15,7 @@ void gs_config_init(struct gs_config *c)
     c->suites = GS_SUITES_ALL;
     c->seed = 1;
     c->threads = 1;
+    c->memory_limit = GC_MEM_DEFAULT;
     geluref_config_init(&c->ref);
 }
 

@@ -95,7 +95,8 @@ static json_t *assemble(json_t *k0, const struct merged *m)
     return o;
 }
 
-json_t *gs_kernel_merge(json_t *const *k, size_t n, size_t *bad, char *msg, size_t size)
+json_t *gs_kernel_merge(json_t *const *k, size_t n, unsigned long long memory_limit, size_t *bad,
+                        char *msg, size_t size)
 {
     enum geluref_func func;
     enum geluref_dtype dt;
@@ -116,7 +117,8 @@ json_t *gs_kernel_merge(json_t *const *k, size_t n, size_t *bad, char *msg, size
         if (!s)
             goto out;
         gs_crash_commands(s, json_string_value(json_object_get(k[0], "adapter")),
-                          json_string_value(json_object_get(k[0], "kernel")), dt);
+                          json_string_value(json_object_get(k[0], "kernel")), dt,
+                          memory_limit);
         gs_verdict_from_name(json_string_value(json_object_get(s, "verdict")), &sv);
         v = gs_verdict_worse(v, sv);
         if (strcmp(json_string_value(json_object_get(s, "name")), "ulp") == 0)

@@ -61,7 +61,7 @@ static json_t *suite_json(const struct gs_ctx *c, const struct gs_suite_result *
     json_object_set_new(o, "inputs", r->inputs ? json_deep_copy(r->inputs) : json_null());
     json_object_set_new(o, "metrics", r->metrics ? json_deep_copy(r->metrics) : json_object());
     gs_findings_json(o, &r->findings, &r->pv, c->func, c->dt);
-    gs_crash_commands(o, c->t->adapter, c->t->k[0]->name, c->dt);
+    gs_crash_commands(o, c->t->adapter, c->t->k[0]->name, c->dt, c->cfg->memory_limit);
     if (r->note[0])
         json_object_set_new(o, "note", text_json(r->note));
     return o;

@@ -446,6 +446,10 @@ struct gs_config {
                                 GS_REF_MPFR (the proven MPFR path only) */
     unsigned shard_k, shard_n; /* --shard K/N: this run measures shard K (0-based) of N;
                                   shard_n 0 or 1 = the whole run (DESIGN.md section 9) */
+    unsigned long long memory_limit; /* --memory-limit as put in place, bytes per process (0:
+                                  none), for the result and the crash findings' commands
+                                  (the adapters are opened with it by the caller); default
+                                  GC_MEM_DEFAULT */
     gs_progress_fn progress; /* may be NULL */
     void *progress_arg;
     const volatile sig_atomic_t *interrupt; /* nonzero once the run is to stop (SIGINT or
@@ -456,7 +460,8 @@ struct gs_config {
 /* Whether cfg->interrupt says stop. */
 int gs_interrupted(const struct gs_config *c);
 void gs_config_init(struct gs_config *c); /* all suites, default policy NULL (caller sets),
-                                             seed 1, samples 0, threads 1 */
+                                             seed 1, samples 0, threads 1,
+                                             memory_limit GC_MEM_DEFAULT */
 
 /* One kernel to test: the same kernel opened once per thread (k[t] belongs to an adapter
  * opened for thread t; k[0] is used by the single-threaded suites). */
@@ -572,8 +577,10 @@ uint64_t gs_shard_item(const struct gs_config *c, uint64_t j);
  * verdicts recomputed), the other suites, the fingerprint and the targets taken from shard 0,
  * the kernel's verdict recomputed as gs_run_kernel computes it.  Returns a new object, or
  * NULL with msg saying what could not be merged ("ulp suite: bad 'metrics'.'regions'") and
- * *bad the index of the shard whose object it is (n when none in particular). */
-json_t *gs_kernel_merge(json_t *const *k, size_t n, size_t *bad, char *msg, size_t size);
+ * *bad the index of the shard whose object it is (n when none in particular).  memory_limit:
+ * the run's gs_config.memory_limit (for the crash findings' commands). */
+json_t *gs_kernel_merge(json_t *const *k, size_t n, unsigned long long memory_limit, size_t *bad,
+                        char *msg, size_t size);
 
 /* Runs the suites of cfg on one kernel and returns its JSON object (the "kernels" entry of
  * the result): adapter, kernel, description, func, dtype, verdict, fingerprint (the

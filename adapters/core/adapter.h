@@ -37,6 +37,7 @@ enum gc_status {
 const char *gc_strerror(enum gc_status st);
 
 struct gc_adapter;
+struct gc_memlimit;
 
 struct gc_kernel {
     char *name;                /* [A-Za-z0-9_.-]+, unique within the adapter */
@@ -68,6 +69,9 @@ struct gc_eval_extra {
     /* out, GC_E_DIED: the signal that ended the process (0: it exited, then exit_status) */
     int signal;
     int exit_status;
+    /* out, GC_E_DIED: "" or, when the process ran out of memory under --memory-limit, which
+     * limit: "the worker's --memory-limit of 256 MiB (RLIMIT_AS)" (memlimit.h) */
+    char oom[96];
 };
 
 /* What kind of adapter it is; the kind's ops are private to its file. */
@@ -121,8 +125,12 @@ struct gc_open_options {
     int in_process;             /* built-ins and plug-ins: 1 runs them in gelucheck's own
                                    process (--isolation none); 0 (default) in a worker process
                                    (DESIGN.md section 10) */
+    struct gc_memlimit *memlimit; /* --memory-limit (memlimit.h): each worker process, and
+                                   under a cgroup each exec adapter's, is limited by it; NULL:
+                                   no limit.  Owned by the caller, who keeps it until every
+                                   adapter opened with it is closed */
 };
-#define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0, NULL, 0 }
+#define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0, NULL, 0, NULL }
 
 /* Resolves spec (DESIGN.md section 5): a built-in name ("libm", "mutants", "sleef", ...),
  * "plugin:PATH" or a path ending in ".so" (dlopen), "exec:COMMAND" (subprocess protocol),

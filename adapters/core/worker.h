@@ -6,6 +6,7 @@
 
 #include "core.h"
 #include "exec_internal.h" /* struct exec_proc and its I/O under deadlines */
+#include "memlimit.h"
 
 #define GC_WORKER_NAME "gelucheck-worker"
 /* How long a worker whose output ended may take to exit before it is killed.  Only a worker
@@ -34,6 +35,8 @@ struct gc_worker_state {
     uint64_t fp_seen;     /* the worker's fpenv_modified count as last reported */
     enum gc_status dead;  /* GC_OK while usable */
     char dead_msg[1400]; /* room for every part bury() joins */
+    struct gc_memlimit *mem; /* --memory-limit, or NULL */
+    struct gc_mem_cage cage; /* the worker's cgroup under GC_MEM_CGROUP */
 };
 
 /* Where the worker is: $GELUCHECK_WORKER, next to /proc/self/exe, ../libexec/gelucheck/
@@ -50,5 +53,16 @@ void gc_worker_reap(struct gc_worker_state *s, double deadline, int *sig, int *s
                     char *buf, size_t size);
 /* "; stderr: '...'": the last line the worker wrote to stderr, or "" */
 void gc_worker_stderr(const struct gc_worker_state *s, char *buf, size_t size);
+
+/* ---- worker_memlimit.c: --memory-limit ---- */
+#define GC_WORKER_ARGS 7 /* the most words of its command line, NULL included */
+/* The worker's command line (worker_proto.h) into argv, num holding the value of --rlimit-as;
+ * under GC_MEM_CGROUP the worker's cgroup is made first.  0, or -1 with msg. */
+int gc_worker_argv(struct gc_worker_state *s, char **argv, char *num, size_t nsize, char *msg,
+                   size_t size);
+/* Whether the worker that just died ran out of memory: noted (its crash note said so, under
+ * RLIMIT_AS) or its cgroup counted an oom_kill.  Then buf gets which limit ("the worker's
+ * --memory-limit of 256 MiB (RLIMIT_AS)") and 1 is returned; else buf is "" and 0. */
+int gc_worker_oom(struct gc_worker_state *s, int noted, char *buf, size_t size);
 
 #endif

@@ -53,12 +53,13 @@ static int ensure(struct gc_worker_state *s, size_t x_need, size_t y_need)
     return 0;
 }
 
-/* The worker is gone (or must go): reaps it, remembers why, and says so in msg. */
+/* The worker is gone (or must go): reaps it, remembers why, and says so in msg.  oom: its
+ * crash note said it ran out of memory. */
 static enum gc_status bury(struct gc_worker_state *s, enum gc_status st, double deadline,
                            struct gc_eval_extra *ex, char *msg, size_t size, const char *what,
-                           const char *after)
+                           const char *after, int oom)
 {
-    char how[160], err[240];
+    char how[160], err[240], mem[120] = "";
     int sig, status;
 
     gc_worker_reap(s, deadline, &sig, &status, how, sizeof how);
@@ -66,9 +67,11 @@ static enum gc_status bury(struct gc_worker_state *s, enum gc_status st, double 
     if (st == GC_E_DIED) {
         ex->signal = sig;
         ex->exit_status = status;
+        if (gc_worker_oom(s, oom, ex->oom, sizeof ex->oom))
+            snprintf(mem, sizeof mem, "; it ran out of memory, %s", ex->oom);
     }
-    snprintf(s->dead_msg, sizeof s->dead_msg, "%s: %s: the worker %s%s%s", s->who, what, how,
-             after, err);
+    snprintf(s->dead_msg, sizeof s->dead_msg, "%s: %s: the worker %s%s%s%s", s->who, what, how,
+             mem, mem[0] ? "" : after, err);
     gc_msg(msg, size, "%s", s->dead_msg);
     s->dead = st;
     return st;
@@ -110,23 +113,25 @@ static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a
 {
     char what[400], near[120] = "";
     size_t got;
+    int oom = 0;
 
     for (;;) {
         enum exec_read rr = exec_read_bytes(&s->p, r, sizeof *r, &got, deadline);
         if (rr == EXEC_R_TIMEOUT) {
             snprintf(what, sizeof what, "kernel '%s': no reply within %g s (batch of %zu)",
                      k->name, s->batch_s, n);
-            return bury(s, GC_E_TIMEOUT, 0.0, ex, msg, size, what, "");
+            return bury(s, GC_E_TIMEOUT, 0.0, ex, msg, size, what, "", 0);
         }
         if (rr != EXEC_R_OK || r->magic != WK_MAGIC_REP) {
             snprintf(what, sizeof what, "kernel '%s': during an eval of %zu elements", k->name,
                      n);
             return bury(s, GC_E_DIED, exec_now() + GC_WORKER_GRACE_S, ex, msg, size, what,
-                        near);
+                        near, oom);
         }
         if (r->status != WK_CRASH_NOTE)
             break;
         near_text(r, k->elem_size, near, sizeof near); /* then the death itself */
+        oom = r->oom != 0;
     }
     char *text = NULL, *fp = NULL;
     enum gc_status st = (enum gc_status)r->status;
@@ -148,7 +153,7 @@ static enum gc_status read_reply(struct gc_worker_state *s, struct gc_adapter *a
         /* cut short by its end: it is exiting, so its own cause is waited for; garbled or
            stalled: it is killed at once */
         return bury(s, GC_E_DIED, rr == EXEC_R_EOF ? exec_now() + GC_WORKER_GRACE_S : 0.0, ex,
-                    msg, size, what, "");
+                    msg, size, what, "", 0);
     }
     text[r->msg_len] = fp[r->what_len] = '\0';
     if (r->fpenv_modified > s->fp_seen) { /* the in-process count, carried over */
@@ -204,9 +209,9 @@ static enum gc_status worker_eval(struct gc_adapter *a, const struct gc_kernel *
         char what[300];
         snprintf(what, sizeof what, "kernel '%s': before an eval of %zu elements", k->name, n);
         if (w == EXEC_R_TIMEOUT)
-            return bury(s, GC_E_TIMEOUT, 0.0, ex, msg, size, what, "");
+            return bury(s, GC_E_TIMEOUT, 0.0, ex, msg, size, what, "", 0);
         /* it is exiting: wait for its own cause rather than report our kill */
-        return bury(s, GC_E_DIED, exec_now() + GC_WORKER_GRACE_S, ex, msg, size, what, "");
+        return bury(s, GC_E_DIED, exec_now() + GC_WORKER_GRACE_S, ex, msg, size, what, "", 0);
     }
     enum gc_status st = read_reply(s, a, k, n, deadline, &r, ex, msg, size);
     if (st == GC_OK || st == GC_E_EVAL || st == GC_E_FAULT)
@@ -222,6 +227,7 @@ static void worker_close(struct gc_adapter *a)
         return;
     exec_end(&s->p, exec_now() + EXEC_GRACE_S);
     exec_close_fds(&s->p);
+    gc_mem_cage_close(&s->cage);
     unmap(s);
     if (s->shm >= 0)
         close(s->shm);
@@ -291,6 +297,7 @@ enum gc_status gc_worker_open(const char *spec, enum gc_adapter_kind kind, const
         s->options = opt->options ? gc_strdup(opt->options) : NULL;
         s->startup_s = opt->startup_timeout_s;
         s->batch_s = opt->batch_timeout_s;
+        s->mem = opt->memlimit;
         gc_safe(s->who, sizeof s->who, who, sizeof s->who - 4);
     }
     if (!s || !s->spec || (opt->options && !s->options)) {

@@ -127,14 +127,16 @@ static int spawn(pid_t *pid, const char *path, char *const argv[], const int req
 static int start(struct gc_worker_state *s, char *msg, size_t size)
 {
     int req[2] = { -1, -1 }, rep[2] = { -1, -1 }, err[2] = { -1, -1 }, e = 0;
-    char path[4096];
-    char *argv[] = { GC_WORKER_NAME, s->spec, s->options, NULL };
+    char path[4096], num[32];
+    char *argv[GC_WORKER_ARGS];
 
     memset(&s->p, 0, sizeof s->p);
     s->p.reaped = 1;
     s->p.in_fd = s->p.out_fd = s->p.err_fd = -1;
     if (gc_worker_find(path, sizeof path, msg, size) != 0)
         return ENOENT;
+    if (gc_worker_argv(s, argv, num, sizeof num, msg, size) != 0)
+        return EPERM;
     if (s->shm < 0) {
         s->shm = high_fd(memfd_create("gelucheck-worker", MFD_CLOEXEC));
         if (s->shm < 0) {
@@ -235,7 +237,7 @@ static enum exec_read read_table(struct gc_worker_state *s, const struct wk_hell
 enum gc_status gc_worker_start(struct gc_worker_state *s, struct gc_worker_table *t, char *msg,
                                size_t size)
 {
-    char why[600], how[160], err[240];
+    char why[600], how[160], err[240], oom[96];
     struct wk_hello h;
     size_t got;
     int sig, status;
@@ -274,7 +276,10 @@ enum gc_status gc_worker_start(struct gc_worker_state *s, struct gc_worker_table
     gc_worker_reap(s, r == EXEC_R_EOF ? exec_now() + GC_WORKER_GRACE_S : 0.0, &sig, &status, how,
                    sizeof how);
     gc_worker_stderr(s, err, sizeof err);
-    if (r == EXEC_R_EOF)
+    if (r == EXEC_R_EOF && gc_worker_oom(s, 0, oom, sizeof oom))
+        gc_msg(msg, size, "%s: the worker %s while opening it: it ran out of memory, %s%s",
+               s->who, how, oom, err);
+    else if (r == EXEC_R_EOF)
         gc_msg(msg, size, "%s: the worker %s while opening it%s", s->who, how, err);
     else
         gc_msg(msg, size, "%s: the worker's hello was not understood (a stale %s?)%s", s->who,

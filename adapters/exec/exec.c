@@ -40,7 +40,25 @@ static struct exec_state *state_new(const char *command, const char *spec,
     s->p.pid = 0;
     s->p.reaped = 1;
     s->p.in_fd = s->p.out_fd = s->p.err_fd = -1;
+    s->mem = opt ? opt->memlimit : NULL;
     return s;
+}
+
+/* Starts the command, in its cgroup under --memory-limit's GC_MEM_CGROUP (made on the first
+ * start).  0, or -1 with msg (what = "start" or "restart"). */
+static int spawn(struct exec_state *s, const char *what, char *msg, size_t size)
+{
+    char why[700];
+
+    if (gc_mem_cage_open(s->mem, &s->cage, why, sizeof why) != 0) {
+        exec_msg(s, 0, msg, size, "cannot %s it: %s", what, why);
+        return -1;
+    }
+    gc_mem_cage_oom(&s->cage); /* counts from this start on */
+    int e = exec_spawn(&s->p, s->command, s->cage.dir[0] ? s->cage.procs : NULL);
+    if (e)
+        exec_msg(s, 0, msg, size, "cannot %s /bin/sh: %s", what, strerror(e));
+    return e ? -1 : 0;
 }
 
 /* Moves the banner into a new adapter (the core frees it with gc_adapter_close). */
@@ -87,12 +105,9 @@ static enum gc_status open_state(struct exec_state *s, const char *spec, struct 
                                  char *msg, size_t size)
 {
     struct exec_banner b = { NULL, NULL, NULL, 0, 0 };
-    int e = exec_spawn(&s->p, s->command);
 
-    if (e) {
-        exec_msg(s, 0, msg, size, "cannot start /bin/sh: %s", strerror(e));
+    if (spawn(s, "start", msg, size) != 0)
         return GC_E_LOAD;
-    }
     enum gc_status st = exec_read_banner(s, &b, msg, size);
     if (st == GC_OK && !(*out = make_adapter(s, &b, spec))) {
         exec_msg(s, 0, msg, size, "out of memory");
@@ -173,9 +188,7 @@ enum gc_status exec_restart(struct gc_adapter *a, char *msg, size_t size)
     exec_close_fds(&s->p);
     exec_proc_reset(&s->p);
     enum gc_status st = GC_OK;
-    int e = exec_spawn(&s->p, s->command);
-    if (e) {
-        exec_msg(s, 0, m, sizeof m, "cannot restart /bin/sh: %s", strerror(e));
+    if (spawn(s, "restart", m, sizeof m) != 0) {
         st = GC_E_LOAD;
     } else {
         st = exec_read_banner(s, &b, m, sizeof m);

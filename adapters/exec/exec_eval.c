@@ -86,7 +86,7 @@ static enum gc_status fail(struct req *r, enum gc_status st, int keep, const cha
  * exit, then say how it ended, after what (if anything); with nothing, before replying. */
 static enum gc_status died(struct req *r, const char *what)
 {
-    char how[120];
+    char how[120], mem[120] = "";
     struct exec_state *s = r->s;
     double grace = exec_now() + s->grace_s;
 
@@ -100,9 +100,14 @@ static enum gc_status died(struct req *r, const char *what)
         snprintf(how, sizeof how, "closed its output, then was killed"); /* by us: SIGKILL */
         r->ex->signal = SIGKILL;
     }
+    if (gc_mem_cage_oom(&s->cage)) { /* only with a cgroup (--memory-limit) */
+        gc_mem_describe(s->mem->bytes, GC_MEM_CGROUP, "the adapter's", r->ex->oom,
+                        sizeof r->ex->oom);
+        snprintf(mem, sizeof mem, "; it ran out of memory, %s", r->ex->oom);
+    }
     if (what[0])
-        return fail(r, GC_E_DIED, 0, "%s, then %s", what, how);
-    return fail(r, GC_E_DIED, 0, "%s before replying to '%s'", how, r->text);
+        return fail(r, GC_E_DIED, 0, "%s, then %s%s", what, how, mem);
+    return fail(r, GC_E_DIED, 0, "%s before replying to '%s'%s", how, r->text, mem);
 }
 
 static enum gc_status read_failed(struct req *r, enum exec_read e, const struct exec_line *l)
@@ -289,6 +294,7 @@ void exec_state_free(struct exec_state *s, int graceful)
         return;
     exec_end(&s->p, graceful ? exec_now() + s->grace_s : 0.0);
     exec_close_fds(&s->p);
+    gc_mem_cage_close(&s->cage);
     free(s->scratch);
     free(s->command);
     free(s->label);

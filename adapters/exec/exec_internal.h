@@ -12,6 +12,7 @@
 #include <sys/types.h>
 
 #include "adapter.h"
+#include "memlimit.h"
 
 #define EXEC_LINE_MAX 4096    /* protocol: a line's bytes before its "\n" (and "\r") */
 #define EXEC_BATCH_MAX 65536u /* protocol: the most elements in one request */
@@ -50,6 +51,9 @@ struct exec_state {
                                 restart failed): every eval fails at once */
     char dead_msg[1024];     /* why it stopped */
     unsigned char *scratch;  /* big-endian hosts: the byte-swapped request */
+    struct gc_memlimit *mem; /* --memory-limit, or NULL: only GC_MEM_CGROUP limits an exec
+                                adapter (memlimit.h) */
+    struct gc_mem_cage cage; /* its cgroup then */
 };
 
 /* A banner as read (exec_banner.c). */
@@ -72,9 +76,10 @@ enum gc_status exec_read_banner(struct exec_state *s, struct exec_banner *b, cha
 void exec_banner_free(struct exec_banner *b);
 
 /* ---- exec_proc.c ---- */
-/* Starts "/bin/sh -c command" in its own process group with pipes on 0, 1 and 2.  Returns 0,
- * or an errno value. */
-int exec_spawn(struct exec_proc *p, const char *command);
+/* Starts "/bin/sh -c command" in its own process group with pipes on 0, 1 and 2; with
+ * cgroup_procs (not NULL) the shell first joins that cgroup (writes "0" to its cgroup.procs:
+ * --memory-limit) and exits with status 125 when it cannot.  Returns 0, or an errno value. */
+int exec_spawn(struct exec_proc *p, const char *command, const char *cgroup_procs);
 /* Reads what stderr has now into head and tail; closes err_fd at its end. */
 void exec_drain_stderr(struct exec_proc *p);
 /* Ends the process: closes stdin (and stdout), waits until deadline for the leader to exit by

@@ -76,11 +76,20 @@ static int spawn_attrs(posix_spawnattr_t *at)
     return e;
 }
 
-static int spawn_sh(struct exec_proc *p, const char *command, int in[2], int out[2], int err[2])
+/* With a cgroup: the shell joins it, then becomes the command's shell ($0 the cgroup.procs
+ * file, $1 the command), so that nothing of the command runs outside the cgroup. */
+#define JOIN_THEN_RUN \
+    "echo 0 >\"$0\" || { echo \"gelucheck: cannot join the cgroup of --memory-limit ($0)\" " \
+    ">&2; exit 125; }; exec /bin/sh -c \"$1\""
+
+static int spawn_sh(struct exec_proc *p, const char *command, const char *procs, int in[2],
+                    int out[2], int err[2])
 {
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
-    char *argv[] = { "sh", "-c", (char *)command, NULL };
+    char *plain[] = { "sh", "-c", (char *)command, NULL };
+    char *joined[] = { "sh", "-c", JOIN_THEN_RUN, (char *)procs, (char *)command, NULL };
+    char **argv = procs ? joined : plain;
 
     int e = spawn_attrs(&at);
     if (e)
@@ -100,7 +109,7 @@ static int spawn_sh(struct exec_proc *p, const char *command, int in[2], int out
     return e;
 }
 
-int exec_spawn(struct exec_proc *p, const char *command)
+int exec_spawn(struct exec_proc *p, const char *command, const char *cgroup_procs)
 {
     int in[2] = { -1, -1 }, out[2] = { -1, -1 }, err[2] = { -1, -1 };
 
@@ -113,7 +122,7 @@ int exec_spawn(struct exec_proc *p, const char *command)
     if (!e)
         e = make_pipe(err);
     if (!e)
-        e = spawn_sh(p, command, in, out, err);
+        e = spawn_sh(p, command, cgroup_procs, in, out, err);
     if (e) {
         close_pair(in);
         close_pair(out);

@@ -8,9 +8,11 @@
  * lands on a scratch page or on the worker's own copy of x, never on the caller's memory) and
  * returns, so the kernel finishes and its outputs are whole; the main loop then replies
  * GC_E_FAULT and maps everything afresh.  Any other fault (and, on x86-64, a read of a guard)
- * is a crash: the handler sends a note saying where the address lies relative to x and y,
- * restores the default action and lets the signal kill the worker, so that the host sees the
- * signal.  The handler calls only write, mprotect (a plain system call), sigaction and
+ * is a crash: the handler sends a note saying where the address lies relative to x and y
+ * and whether the worker ran out of memory under --memory-limit (worker_limit.c), restores the
+ * default action and lets the signal kill the worker, so that the host sees the signal.
+ * SIGABRT takes the same way (no address, but it may be out of memory: std::bad_alloc).  The
+ * handler calls only write, mprotect and mmap/munmap (plain system calls), sigaction and
  * raise. */
 #define _GNU_SOURCE /* REG_ERR, MAP_NORESERVE */
 #include <errno.h>
@@ -175,8 +177,12 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
         r.magic = WK_MAGIC_REP;
         r.signal = sig;
         r.status = WK_CRASH_NOTE;
-        note_near(&r, a);
+        r.oom = wk_limit_exhausted();
+        if (sig != SIGABRT) /* abort's si_addr is no address */
+            note_near(&r, a);
         (void)!write(WK_FD_REP, &r, sizeof r);
+    } else {
+        wk_limit_open_death();
     }
     struct sigaction dfl;
     memset(&dfl, 0, sizeof dfl);
@@ -200,7 +206,8 @@ int wk_guard_install(void)
     sa.sa_sigaction = on_fault;
     sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
-    if (sigaction(SIGSEGV, &sa, NULL) != 0 || sigaction(SIGBUS, &sa, NULL) != 0)
+    if (sigaction(SIGSEGV, &sa, NULL) != 0 || sigaction(SIGBUS, &sa, NULL) != 0 ||
+        sigaction(SIGABRT, &sa, NULL) != 0)
         return -1;
     return 0;
 }

@@ -37,4 +37,22 @@ void wk_guard_arm(const struct wk_mem *m, const void *x, const void *y, size_t e
  * After a fault the guards are open where it wrote: unmap and map afresh. */
 int wk_guard_disarm(int64_t *offset);
 
+/* ---- worker_limit.c: --rlimit-as and --cgroup (--memory-limit) ---- */
+
+/* Joins the cgroup whose cgroup.procs is cgroup_procs (not NULL), or sets RLIMIT_AS to
+ * rlimit_as (not 0) and checks that the worker has room left.  0, or -1 with msg (the
+ * hello's). */
+int wk_limit_apply(unsigned long long rlimit_as, const char *cgroup_procs, char *msg,
+                   size_t size);
+/* 1 when RLIMIT_AS is set and less than its headroom of address space is free: a death now is
+ * one by running out of memory.  Async-signal-safe (it may change errno). */
+int wk_limit_exhausted(void);
+/* "the worker's --memory-limit of 256 MiB (RLIMIT_AS)", or "" without RLIMIT_AS */
+const char *wk_limit_note(void);
+/* The hello is sent: from now on a death is told in a reply. */
+void wk_limit_opened(void);
+/* From the fault handler, before the hello: when the worker is out of memory, sends the hello
+ * that says it ran out of memory while opening the adapter.  Async-signal-safe. */
+void wk_limit_open_death(void);
+
 #endif

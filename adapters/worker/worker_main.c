@@ -1,11 +1,12 @@
 /* gelucheck-worker: runs the kernels of one built-in or plug-in adapter for gelucheck, in a
  * process of its own (DESIGN.md section 10; the protocol is worker_proto.h).
  *
- *   gelucheck-worker SPEC [ADAPTER-OPTIONS]
+ *   gelucheck-worker [--rlimit-as BYTES | --cgroup PROCS] SPEC [ADAPTER-OPTIONS]
  *
- * It opens SPEC in-process, exactly as gelucheck --isolation none would, sends the table or
- * the open's status and message, then serves one batch per request until the host closes
- * its end.  Not meant to be run by hand: it needs the descriptors the host sets up. */
+ * It puts its --memory-limit in place (worker_limit.c), opens SPEC in-process, exactly as
+ * gelucheck --isolation none would, sends the table or the open's status and message, then
+ * serves one batch per request until the host closes its end.  Not meant to be run by hand: it
+ * needs the descriptors the host sets up. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -148,8 +149,10 @@ static int serve(struct gc_adapter *a)
         }
         if ((q.x_cap != m.x_cap || q.y_cap != m.y_cap || !m.base) &&
             wk_mem_map(&m, q.x_cap, q.y_cap) != 0) {
+            int e = errno, oom = wk_limit_exhausted();
             snprintf(msg, sizeof msg, "gelucheck-worker: cannot map %llu bytes of shared "
-                     "memory: %s", (unsigned long long)(q.x_cap + q.y_cap), strerror(errno));
+                     "memory: %s%s%s", (unsigned long long)(q.x_cap + q.y_cap), strerror(e),
+                     oom ? ", under " : "", oom ? wk_limit_note() : "");
             if (reply(a, GC_E_NOMEM, 0, 0, msg))
                 break;
             continue;
@@ -176,27 +179,61 @@ static int serve(struct gc_adapter *a)
     return r == 0 ? 0 : 1;
 }
 
+/* The opening options: --rlimit-as BYTES (decimal, > 0) or --cgroup PROCS.  Returns the
+ * index of SPEC, or -1. */
+static int limit_args(int argc, char **argv, unsigned long long *rlimit_as, const char **procs)
+{
+    int i = 1;
+    char *end;
+
+    if (i + 1 < argc && strcmp(argv[i], "--cgroup") == 0) {
+        *procs = argv[i + 1];
+        i += 2;
+    } else if (i + 1 < argc && strcmp(argv[i], "--rlimit-as") == 0) {
+        errno = 0;
+        *rlimit_as = strtoull(argv[i + 1], &end, 10);
+        if (errno || *end || *rlimit_as == 0 || argv[i + 1][0] < '0' || argv[i + 1][0] > '9')
+            return -1;
+        i += 2;
+    }
+    return i;
+}
+
 int main(int argc, char **argv)
 {
     struct gc_open_options opt = GC_OPEN_OPTIONS_INIT;
     struct gc_adapter *a = NULL;
+    unsigned long long rlimit_as = 0;
+    const char *procs = NULL;
     char msg[1024];
+    int i = limit_args(argc, argv, &rlimit_as, &procs);
 
-    if (argc < 2 || argc > 3 || fcntl(WK_FD_REP, F_GETFD) < 0 ||
+    if (i < 1 || argc - i < 1 || argc - i > 2 || fcntl(WK_FD_REP, F_GETFD) < 0 ||
         fcntl(WK_FD_SHM, F_GETFD) < 0) {
-        fprintf(stderr, "gelucheck-worker: run by gelucheck only (usage: gelucheck-worker SPEC "
-                "[ADAPTER-OPTIONS], with the descriptors of adapters/worker/worker_proto.h)\n");
+        fprintf(stderr, "gelucheck-worker: run by gelucheck only (usage: gelucheck-worker "
+                "[--rlimit-as BYTES | --cgroup PROCS] SPEC [ADAPTER-OPTIONS], with the "
+                "descriptors of adapters/worker/worker_proto.h)\n");
         return 2;
     }
-    opt.options = argc == 3 ? argv[2] : NULL;
+    opt.options = argc - i == 2 ? argv[i + 1] : NULL;
     opt.in_process = 1; /* this process is the isolation */
     if (wk_guard_install() != 0) {
         snprintf(msg, sizeof msg, "gelucheck-worker: cannot install its fault handler: %s",
                  strerror(errno));
         return send_hello(NULL, GC_E_LOAD, msg) ? 1 : 0;
     }
-    enum gc_status st = gc_adapter_open(argv[1], &opt, &a, msg, sizeof msg);
-    if (send_hello(a, st, msg) || st != GC_OK) {
+    if (wk_limit_apply(rlimit_as, procs, msg, sizeof msg) != 0)
+        return send_hello(NULL, GC_E_LOAD, msg) ? 1 : 0;
+    enum gc_status st = gc_adapter_open(argv[i], &opt, &a, msg, sizeof msg);
+    if (st != GC_OK && wk_limit_exhausted()) { /* no room left: say why it failed */
+        char why[1024];
+        snprintf(why, sizeof why, "gelucheck-worker ran out of memory while opening the "
+                 "adapter, under %s: %.700s", wk_limit_note(), msg);
+        memcpy(msg, why, sizeof msg);
+    }
+    int sent = send_hello(a, st, msg);
+    wk_limit_opened();
+    if (sent || st != GC_OK) {
         gc_adapter_close(a);
         return st == GC_OK ? 1 : 0;
     }

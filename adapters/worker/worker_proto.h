@@ -2,6 +2,11 @@
  * 10).  Both ends are built from the same tree, so messages are native-endian structs; the
  * magic carries the protocol version and a mismatch is refused at start-up.
  *
+ * The worker's command line: gelucheck-worker [--rlimit-as BYTES | --cgroup PROCS] SPEC
+ * [ADAPTER-OPTIONS].  --rlimit-as: it sets RLIMIT_AS on itself; --cgroup: it writes "0" to
+ * PROCS (a cgroup.procs file) to join that cgroup; either before it opens SPEC (--memory-limit,
+ * adapters/core/memlimit.h).
+ *
  * The worker's descriptors: 0 requests (host -> worker), 3 replies (worker -> host), 1 and 2
  * the stderr pipe the host drains (a kernel that prints to stdout cannot garble a reply),
  * 4 the shared memory (memfd), which the host grows and the worker maps.
@@ -71,7 +76,8 @@ struct wk_rep {
     int32_t signal;    /* the signal of a fault or crash note */
     int64_t offset;    /* GC_E_FAULT: elements from y[0] or x[0] */
     int32_t near;      /* enum wk_near: a crash note's fault address lies near x or y */
-    int32_t pad;
+    int32_t oom;       /* a crash note: 1 when the worker dies out of memory under its
+                          --rlimit-as (worker_limit.c) */
     int64_t near_off;  /* its byte offset from x[0] or y[0] */
     uint64_t fpenv_modified; /* the adapter's count after this eval (DESIGN.md 5.1) */
     uint32_t msg_len, what_len; /* then the message and fpenv_what */

@@ -94,6 +94,27 @@ bad_test(progress_empty 2 "${r}|--progress="
     "bad --progress '' [(]expected one of: auto, always, never[)]")
 bad_test(progress_upper 2 "${r}|--progress|ALWAYS"
     "bad --progress 'ALWAYS' [(]expected one of: auto, always, never[)]")
+# --memory-limit SIZE: bytes, or K, M, G (either case); 0 for none; at most 2^63 - 1 bytes
+set(ml_want "[(]want bytes, or a number with K, M or G for KiB, MiB, GiB, or 0 for no limit[)]")
+bad_values(memory_limit_empty "${r}" memory-limit "it is empty ${ml_want}" "empty=")
+bad_values(memory_limit_neg "${r}" memory-limit "it is negative ${ml_want}" "neg=-1" "neg_g=-4G")
+bad_values(memory_limit_nan "${r}" memory-limit "it is not a number ${ml_want}"
+    "word=lots" "blank= 4G" "plus=+4G" "unit=G")
+bad_values(memory_limit_huge "${r}" memory-limit
+    "it is too large [(]at most 9223372036854775807 bytes[)] ${ml_want}"
+    "two64=18446744073709551616" "two63=9223372036854775808" "giga=8589934592G"
+    "huge=99999999999999999999999")
+foreach(row "x=4X=X" "gb=4GB=GB" "tera=1T=T" "frac=1.5G=[.]5G" "blank=4 G= G" "kib=64KiB=KiB")
+    string(REPLACE "=" ";" row "${row}")
+    list(GET row 0 n)
+    list(GET row 1 v)
+    list(GET row 2 suffix)
+    string(REGEX REPLACE "([.+*?()^$])" "[\\1]" re "${v}")
+    bad_test(memory_limit_suffix_${n} 2 "${r}|--memory-limit|${v}"
+        "bad --memory-limit '${re}': unknown suffix '${suffix}' ${ml_want}")
+endforeach()
+cli_test(memory_limit_missing 2 "run|--adapter|libm|--memory-limit" EMPTY_OUT
+    ERR "^${e}option '--memory-limit' needs a value\n$")
 # --isolation process|none, for run and list alike (exact words: no case folding)
 foreach(cmd run list)
     set(a "${cmd}|--adapter|libm")
