@@ -58,7 +58,7 @@ function(run_test name rc args)
     set_tests_properties(suites_run_${name} PROPERTIES LABELS cli)
 endfunction()
 
-# every mutant fails, caught by the suite and kind its description names (exit 1), all 22 in
+# every mutant fails, caught by the suite and kind its description names (exit 1), all 23 in
 # one run: writes_yn.f32, which writes one past the end of y, is reported by the vector suite
 # and harmless to the others (their buffers come from gs_buf_alloc, with slack).
 run_test(mutants 1 "run|--adapter|mutants|--policy|default|--samples|20000|--threads|2"
