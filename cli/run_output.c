@@ -38,67 +38,21 @@ static void put_text(FILE *f, const char *s)
         fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
 }
 
-static uint64_t count_of(const json_t *suite)
+/* "    tail        flush point x = -5.5425944, last non-zero x = -14.356068": the tail's
+ * headline numbers (DESIGN.md section 6), where the output flushes to zero against where the
+ * correctly rounded result does */
+static void print_flush_point(FILE *f, const json_t *k)
 {
-    uint64_t n = 0;
     size_t i;
-    json_t *c;
-    json_array_foreach(json_object_get(suite, "finding_counts"), i, c)
-        n += (uint64_t)json_integer_value(json_object_get(c, "count"));
-    return n;
-}
-
-/* "    tail         premature_flush  [-10,-5)  x = -5.54  got -0  want -1.1e-08  (3 ulp)
- *  1234 findings": the suite's first failing finding (the findings list is ordered by kind,
- * region, then worst first). */
-static void print_suite(FILE *f, const json_t *s)
-{
-    const char *v = str(s, "verdict");
-    size_t i;
-    json_t *fd, *first = NULL;
-
-    json_array_foreach(json_object_get(s, "findings"), i, fd) {
-        if (strcmp(str(fd, "severity"), "fail") == 0) {
-            first = fd;
-            break;
-        }
+    json_t *s;
+    json_array_foreach(json_object_get(k, "suites"), i, s) {
+        const json_t *m = json_object_get(s, "metrics");
+        const char *fp = dec(json_object_get(m, "flush_point"));
+        const char *ln = dec(json_object_get(m, "last_nonzero"));
+        if (strcmp(str(s, "name"), "tail") == 0 && fp)
+            fprintf(f, "    %-12sflush point x = %s, last non-zero x = %s\n", "tail", fp,
+                    ln ? ln : "none");
     }
-    fprintf(f, "    %-12s", str(s, "name"));
-    if (!first) {
-        fprintf(f, "%s", v);
-        if (json_object_get(s, "note")) {
-            fputs(": ", f);
-            put_text(f, str(s, "note"));
-        }
-        fputc('\n', f);
-        return;
-    }
-    fprintf(f, "%s  %s", str(first, "kind"), str(first, "region"));
-    if (dec(json_object_get(first, "x"))) {
-        fprintf(f, "  x = %s", dec(json_object_get(first, "x")));
-        if (dec(json_object_get(first, "got")))
-            fprintf(f, "  got %s", dec(json_object_get(first, "got")));
-        if (dec(json_object_get(first, "want")))
-            fprintf(f, "  want %s", dec(json_object_get(first, "want")));
-        json_t *u = json_object_get(first, "ulp");
-        if (json_is_number(u))
-            fprintf(f, "  (%.3g ulp)", json_number_value(u));
-        else if (json_is_string(u))
-            fprintf(f, "  (%s ulp)", json_string_value(u));
-    } else {
-        fputs("  ", f);
-        put_text(f, str(first, "detail"));
-    }
-    uint64_t n = count_of(s);
-    fprintf(f, "  [%llu finding%s]\n", (unsigned long long)n, n == 1 ? "" : "s");
-    /* the tail's headline numbers (DESIGN.md section 6): where the output flushes to zero
-     * against where the correctly rounded result does */
-    const json_t *m = json_object_get(s, "metrics");
-    const char *fp = dec(json_object_get(m, "flush_point"));
-    if (strcmp(str(s, "name"), "tail") == 0 && fp)
-        fprintf(f, "    %-12sflush point x = %s, last non-zero x = %s\n", "", fp,
-                dec(json_object_get(m, "last_nonzero")) ? dec(json_object_get(m, "last_nonzero"))
-                                                        : "none");
 }
 
 /* A metric value of a "baseline" entry: a number, a value object's decimal, or "none". */
@@ -146,8 +100,6 @@ static void print_kernel(FILE *f, const json_t *k)
 {
     char v[8];
     const char *detected = str(json_object_get(k, "fingerprint"), "detected");
-    size_t i;
-    json_t *s;
 
     upper(v, str(k, "verdict"), sizeof v);
     fprintf(f, "%-5s  %s  %s  %s %s", v, str(k, "adapter"), str(k, "kernel"), str(k, "func"),
@@ -156,6 +108,7 @@ static void print_kernel(FILE *f, const json_t *k)
         fprintf(f, "  (behaves like %s)", detected);
     if (json_is_false(json_object_get(k, "complete")))
         fputs("  (incomplete: the run was interrupted)", f);
+    run_worst_print(f, k);
     fputc('\n', f);
     /* an approximation: how far it is from the exact function, whatever the verdict */
     const json_t *vx = json_object_get(k, "vs_exact"), *vo = json_object_get(vx, "overall");
@@ -183,13 +136,9 @@ static void print_kernel(FILE *f, const json_t *k)
         fputc('\n', f);
     }
     print_baseline(f, k);
-    if (strcmp(str(k, "verdict"), "pass") == 0 || strcmp(str(k, "verdict"), "skip") == 0)
-        return;
-    json_array_foreach(json_object_get(k, "suites"), i, s) {
-        const char *sv = str(s, "verdict");
-        if (strcmp(sv, "fail") == 0 || strcmp(sv, "error") == 0)
-            print_suite(f, s);
-    }
+    run_kinds_print(f, k);
+    if (strcmp(str(k, "verdict"), "fail") == 0 || strcmp(str(k, "verdict"), "error") == 0)
+        print_flush_point(f, k);
 }
 
 void run_summary_print(FILE *f, const json_t *doc)

@@ -9,13 +9,18 @@
 #include <jansson.h>
 
 /* The summary of a finished result: one line per kernel ("FAIL  mutants  erf1p_float.f32
- * gelu f32"), under a failing kernel one line per failing suite with its first failing
- * finding, adapters that could not be loaded, and the totals. */
+ * gelu f32  worst: premature_flush at x = ..."), under it one line per finding kind in the
+ * order of severity with its count, worst input, likely cause and usual fix, adapters that
+ * could not be loaded, and the totals. */
 /* Under --baseline: the line "baseline: N kernels compared, R regressions, I improvements,
  * M missing, A new", then the kernels of each and what could not be compared
  * (run_baseline.c). */
 void run_baseline_print(FILE *f, const json_t *doc);
 void run_summary_print(FILE *f, const json_t *doc);
+/* The parts about findings (run_findings.c): "  worst: KIND ..." for the end of a kernel's
+ * line (nothing without a finding that is not ignored), and the lines of its kinds. */
+void run_worst_print(FILE *f, const json_t *k);
+void run_kinds_print(FILE *f, const json_t *k);
 
 enum run_progress_mode { RUN_PROGRESS_AUTO = 0, RUN_PROGRESS_ALWAYS, RUN_PROGRESS_NEVER };
 

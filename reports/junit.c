@@ -1,7 +1,8 @@
 /* junit.xml of a result (DESIGN.md section 8): one <testsuite> per kernel, named "ADAPTER
  * KERNEL", with one <testcase classname="gelucheck.ADAPTER.KERNEL" name="SUITE"> per suite; a
- * failing suite has a <failure> whose message is its worst finding on one line and whose text
- * lists the worst findings with the commands that reproduce them; an error suite has <error>,
+ * failing suite has a <failure> whose message is its worst finding on one line (by the order
+ * of severity, findings.h) and whose text lists the worst finding of each kind with the
+ * commands that reproduce it, its likely cause and fix; an error suite has <error>,
  * a skipped one <skipped>.  A kernel with a "baseline" member (rp_baseline_apply) gets one more
  * testcase, "baseline", failing on a regression; an adapter that could not be loaded is a
  * testsuite of its own with one error testcase "load".
@@ -17,11 +18,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "findings.h"
 #include "reports.h"
 #include "resread.h"
 
-/* The worst findings listed in a failure's text: the first (worst) failing finding of each
- * kind, at most this many, so that the CI log shows the variety of what went wrong. */
+/* The worst findings listed in a failure's text: the worst finding of each kind, in the order
+ * of severity (findings.h), at most this many, so that the CI log shows the variety of what
+ * went wrong, each with its likely cause and usual fix. */
 #define JU_WORST 5
 
 static void ju_escape(FILE *f, const char *s, int attr)
@@ -41,18 +44,19 @@ static void ju_escape(FILE *f, const char *s, int attr)
     }
 }
 
-/* The first finding of severity fail in suite s: the findings are ordered by kind (DESIGN.md
- * section 4's order, the most serious first), region, then worst first, so this is the worst
- * failing finding, the same one the terminal summary of `gelucheck run` shows. */
-static const json_t *ju_first_failing(const json_t *s)
+/* The worst finding of severity fail in suite s by the order of severity, the one the
+ * terminal summary of `gelucheck run` shows for its kind. */
+static const json_t *ju_worst_failing(const json_t *s)
 {
     size_t i;
     json_t *fd;
+    const json_t *worst = NULL;
     json_array_foreach(json_object_get(s, "findings"), i, fd) {
-        if (strcmp(rr_str(fd, "severity"), "fail") == 0)
-            return fd;
+        if (strcmp(rr_str(fd, "severity"), "fail") == 0 &&
+            (!worst || gs_finding_json_cmp(fd, worst) < 0))
+            worst = fd;
     }
-    return NULL;
+    return worst;
 }
 
 /* snprintf appended at buf + *len, never past size. */
@@ -70,8 +74,9 @@ static void app(char *buf, size_t size, size_t *len, const char *fmt, ...)
         *len = *len + (size_t)n < size ? *len + (size_t)n : size - 1;
 }
 
-/* One finding on one line: "ftz [-10,-5) x = -5.543 got -0 want -6e-08 (1.38 ulp)", or the
- * kind, region and detail for a finding without an input. */
+/* One finding on one line: "ftz [-10,-5) x = -5.543 got -0 want -6e-08 (1.38 ulp)"; for a
+ * finding without an output, the detail's first clause after it ("crash x>=1 x = 2: killed by
+ * SIGSEGV"), or the detail for a finding without an input. */
 static void ju_finding_line(char *buf, size_t size, const json_t *fd)
 {
     size_t len = 0;
@@ -90,6 +95,10 @@ static void ju_finding_line(char *buf, size_t size, const json_t *fd)
         app(buf, size, &len, " want %s", rr_str(json_object_get(fd, "want"), "dec"));
     if (rr_real(json_object_get(fd, "ulp"), &u) == 0)
         app(buf, size, &len, " (%.3g ulp)", u);
+    if (!json_object_get(fd, "got")) {
+        const char *d = rr_str(fd, "detail");
+        app(buf, size, &len, ": %.*s", (int)strcspn(d, ";"), d);
+    }
 }
 
 /* A value as "dec (hex, bits)". */
@@ -141,18 +150,22 @@ static void run_command(FILE *f, const json_t *doc, const json_t *k, const json_
         fprintf(f, " --range %.17g:%.17g", lo, hi);
 }
 
-/* The text of a failure or error: counts per kind and region, the worst failing finding of
- * up to `worst` kinds with their values and `gelucheck ref` commands, and the run command.
- * malloc'ed, NULL on no memory. */
+/* The text of a failure or error: counts per kind and region, the worst finding of up to
+ * `worst` kinds (the order of severity) with their values, `gelucheck ref` commands, likely
+ * causes and fixes, and the run command.  malloc'ed, NULL on no memory. */
 static char *ju_details(const json_t *doc, const json_t *k, const json_t *s, size_t worst)
 {
     char *buf = NULL, line[1024];
-    size_t len = 0, i, shown = 0;
-    const json_t *fd, *c, *shown_kind[JU_WORST];
-    FILE *f = open_memstream(&buf, &len);
+    size_t len = 0, i, n;
+    const json_t *c;
+    struct rp_kind kinds[GS_N_KINDS];
+    json_t *one = json_pack("{s:[O]}", "suites", s); /* this suite's kinds alone */
+    FILE *f = one ? open_memstream(&buf, &len) : NULL;
 
-    if (!f)
+    if (!f) {
+        json_decref(one);
         return NULL;
+    }
     fprintf(f, "\n%s %s (%s %s), suite %s: %s\n", rr_str(k, "adapter"), rr_str(k, "kernel"),
             rr_str(k, "func"), rr_str(k, "dtype"), rr_str(s, "name"), rr_str(s, "verdict"));
     if (rr_str(s, "note")[0])
@@ -162,17 +175,15 @@ static char *ju_details(const json_t *doc, const json_t *k, const json_t *s, siz
     json_array_foreach(json_object_get(s, "finding_counts"), i, c)
         fprintf(f, "  %s %s %s: %lld\n", rr_str(c, "kind"), rr_str(c, "region"),
                 rr_str(c, "severity"), (long long)json_integer_value(json_object_get(c, "count")));
-    json_array_foreach(json_object_get(s, "findings"), i, fd) {
-        int seen = strcmp(rr_str(fd, "severity"), "fail") != 0;
-        for (size_t j = 0; j < shown && !seen; j++)
-            seen = strcmp(rr_str(shown_kind[j], "kind"), rr_str(fd, "kind")) == 0;
-        if (seen || shown >= worst)
-            continue;
-        if (shown == 0)
+    n = rp_kernel_kinds(one, kinds);
+    for (i = 0; i < n && i < worst; i++) {
+        const json_t *fd = kinds[i].worst;
+        if (!fd || kinds[i].severity == GS_SEV_IGNORE)
+            break;
+        if (i == 0)
             fputs("worst findings:\n", f);
-        shown_kind[shown++] = fd;
         ju_finding_line(line, sizeof line, fd);
-        fprintf(f, "  %s\n", line);
+        fprintf(f, "  %s%s\n", line, kinds[i].severity == GS_SEV_FAIL ? "" : " (warn)");
         if (json_object_get(fd, "x")) {
             fputs("   ", f);
             value_text(f, "x", json_object_get(fd, "x"));
@@ -184,7 +195,11 @@ static char *ju_details(const json_t *doc, const json_t *k, const json_t *s, siz
             fprintf(f, "    %s\n", rr_str(fd, "detail"));
         if (rr_str(fd, "command")[0])
             fprintf(f, "    %s\n", rr_str(fd, "command"));
+        const struct rp_hint *h = rp_hint(k, fd);
+        if (h)
+            fprintf(f, "    likely cause: %s\n    fix: %s\n", h->cause, h->fix);
     }
+    json_decref(one);
     fputs("reproduce:\n  ", f);
     run_command(f, doc, k, s);
     fputc('\n', f);
@@ -334,7 +349,7 @@ static void suite_case(FILE *f, const json_t *doc, const json_t *k, const json_t
                        const char *classname)
 {
     enum ju_outcome o = outcome_of(rr_str(s, "verdict"));
-    const json_t *worst = ju_first_failing(s);
+    const json_t *worst = ju_worst_failing(s);
     char msg[1024];
     char *text = NULL;
 

@@ -122,6 +122,8 @@ static void summary_row(struct md *m, const json_t *k)
     md_puts(m, " | ");
     md_verdict(m, md_str(k, "verdict"));
     md_puts(m, " | ");
+    md_worst_kind(m, k);
+    md_puts(m, " | ");
     md_num(m, json_object_get(ov, "max_ulp"));
     md_puts(m, " | ");
     md_pct(m, json_object_get(ov, "fraction_correctly_rounded"));
@@ -158,13 +160,14 @@ char *rp_markdown(const json_t *doc, const unsigned *plots)
     json_t *k;
 
     head(&m, doc);
-    md_puts(&m, "\n## Summary\n\nMax ulp and correctly rounded: the ulp suite over all its inputs; "
-                "flush point: the tail suite's first zero output (\"none\": it never flushes "
-                "early); specials: passed/checked; formula: what the fingerprint suite "
+    md_puts(&m, "\n## Summary\n\nWorst finding: the kind of the kernel's most severe finding "
+                "(its section says more); max ulp and correctly rounded: the ulp suite over all "
+                "its inputs; flush point: the tail suite's first zero output (\"none\": it never "
+                "flushes early); specials: passed/checked; formula: what the fingerprint suite "
                 "detected.\n\n"
-                "| kernel | adapter | func | dtype | verdict | max ulp | correctly rounded | "
-                "flush point | specials | formula |\n"
-                "|---|---|---|---|---|--:|--:|--:|--:|---|\n");
+                "| kernel | adapter | func | dtype | verdict | worst finding | max ulp | "
+                "correctly rounded | flush point | specials | formula |\n"
+                "|---|---|---|---|---|---|--:|--:|--:|--:|---|\n");
     json_array_foreach(json_object_get(doc, "kernels"), i, k)
         summary_row(&m, k);
     json_array_foreach(json_object_get(doc, "kernels"), i, k)

@@ -50,6 +50,12 @@ void md_baseline(struct md *m, const json_t *k);
  * statistics object (docs/suites.md section 1). */
 void md_stats_row(struct md *m, const char *label, const json_t *st);
 
+/* markdown_findings.c: the Findings part of a kernel (its kinds in the order of severity,
+ * each with its worst finding, likely cause and fix), and its worst kind as a table cell
+ * ("-" when none). */
+void md_findings(struct md *m, const json_t *k);
+void md_worst_kind(struct md *m, const json_t *k);
+
 /* markdown_repro.c: s as one POSIX shell word (single-quoted when it needs to be). */
 void md_shell_word(struct md *m, const char *s);
 /* The run command restricted to kernel k (its adapter and --kernel), shell-quoted. */

@@ -254,6 +254,7 @@ void md_kernel(struct md *m, const json_t *doc, const json_t *k, unsigned plots)
     identity_line(m, k);
     md_baseline(m, k);
     suites(m, k);
+    md_findings(m, k);
     worst_table(m, k);
     regions(m, k);
     md_tail(m, k);

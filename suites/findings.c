@@ -87,6 +87,7 @@ void gs_findings_add(struct gs_findings *f, const struct gs_finding *x)
     if (b == NULL)
         return;
     b->count++;
+    b->tolerated += x->tolerated != 0;
     insert(b, x);
 }
 
@@ -103,6 +104,7 @@ void gs_findings_merge(struct gs_findings *into, const struct gs_findings *from)
             if (d == NULL)
                 continue;
             d->count += s->count;
+            d->tolerated += s->tolerated;
             for (size_t i = 0; i < s->n_worst; i++)
                 insert(d, &s->worst[i]);
         }
@@ -119,41 +121,34 @@ uint64_t gs_findings_count(const struct gs_findings *f, enum gs_kind k)
     return n;
 }
 
-/* crash, timeout and adapter_error always fail; v NULL: every kind fails. */
-static enum gs_severity severity(const struct gs_policy_values *v, enum gs_kind k)
-{
-    if (v == NULL || k == GS_K_CRASH || k == GS_K_TIMEOUT || k == GS_K_ADAPTER_ERROR)
-        return GS_SEV_FAIL;
-    return v->severity[k];
-}
-
 int gs_findings_fail(const struct gs_findings *f, const struct gs_policy_values *v)
 {
-    for (int k = 0; k < GS_N_KINDS; k++)
-        if (gs_findings_count(f, (enum gs_kind)k) > 0 && severity(v, (enum gs_kind)k) == GS_SEV_FAIL)
-            return 1;
+    for (int k = 0; k < GS_N_KINDS; k++) {
+        if (gs_kind_severity(v, (enum gs_kind)k) != GS_SEV_FAIL)
+            continue;
+        for (int r = 0; r <= GS_N_REGIONS; r++)
+            if (f->b[k][r] != NULL && f->b[k][r]->count > f->b[k][r]->tolerated)
+                return 1;
+    }
     return 0;
 }
 
-/* Findings of severity fail come first, then (when there is none) warnings; ignored kinds
- * never.  Within a severity: the first kind in enum order, then the worst of its regions by
- * the order of the lists. */
+/* Ignored findings never; the others by the order of severity (gs_rank_cmp). */
 const struct gs_finding *gs_findings_worst(const struct gs_findings *f,
                                            const struct gs_policy_values *v)
 {
-    static const enum gs_severity order[] = { GS_SEV_FAIL, GS_SEV_WARN };
-    for (size_t s = 0; s < sizeof order / sizeof order[0]; s++)
-        for (int k = 0; k < GS_N_KINDS; k++) {
-            if (severity(v, (enum gs_kind)k) != order[s])
-                continue;
-            const struct gs_finding *best = NULL;
-            for (int r = 0; r <= GS_N_REGIONS; r++) {
-                const struct gs_bucket *b = f->b[k][r];
-                if (b != NULL && b->n_worst > 0 && (best == NULL || cmp(&b->worst[0], best) < 0))
-                    best = &b->worst[0];
+    const struct gs_finding *best = NULL;
+    struct gs_rank_key kb = { 0 }, kx;
+    for (int k = 0; k < GS_N_KINDS; k++)
+        for (int r = 0; r <= GS_N_REGIONS; r++) {
+            const struct gs_bucket *b = f->b[k][r];
+            for (size_t i = 0; b != NULL && i < b->n_worst; i++) {
+                gs_rank_key_of(&kx, v, &b->worst[i]);
+                if (kx.severity == GS_SEV_IGNORE || (best != NULL && gs_rank_cmp(&kx, &kb) >= 0))
+                    continue;
+                best = &b->worst[i];
+                kb = kx;
             }
-            if (best != NULL)
-                return best;
         }
-    return NULL;
+    return best;
 }

@@ -36,17 +36,10 @@ void gs_ref_command(char *buf, size_t size, enum geluref_func f, enum geluref_dt
              dn != NULL ? dn : "?", b);
 }
 
-static const char *severity_name(const struct gs_policy_values *v, enum gs_kind k)
+static json_t *finding_json(const struct gs_finding *x, const struct gs_policy_values *v,
+                            enum geluref_func func, enum geluref_dtype dt)
 {
-    static const char *const names[] = { "fail", "warn", "ignore" };
-    if (v == NULL || k == GS_K_CRASH || k == GS_K_TIMEOUT || k == GS_K_ADAPTER_ERROR)
-        return names[GS_SEV_FAIL];
-    return (unsigned)v->severity[k] <= GS_SEV_IGNORE ? names[v->severity[k]] : names[0];
-}
-
-static json_t *finding_json(const struct gs_finding *x, const char *sev, enum geluref_func func,
-                            enum geluref_dtype dt)
-{
+    const char *sev = gs_severity_name(gs_finding_severity(v, x));
     json_t *o = json_object();
     if (o == NULL)
         return NULL;
@@ -82,14 +75,17 @@ void gs_findings_json(json_t *obj, const struct gs_findings *f, const struct gs_
             const struct gs_bucket *b = f->b[k][r];
             if (b == NULL || b->count == 0)
                 continue;
-            const char *sev = severity_name(v, (enum gs_kind)k);
+            /* a bucket of tolerated findings only is shown as what they are: warnings */
+            enum gs_severity ks = gs_kind_severity(v, (enum gs_kind)k);
+            const char *sev = gs_severity_name(ks == GS_SEV_FAIL && b->tolerated == b->count
+                                                   ? GS_SEV_WARN : ks);
             json_array_append_new(counts, json_pack("{s:s, s:s, s:I, s:s}",
                                                     "kind", gs_kind_name((enum gs_kind)k),
                                                     "region", gs_region_name((enum gs_region)r),
                                                     "count", (json_int_t)b->count,
                                                     "severity", sev));
             for (size_t i = 0; i < b->n_worst; i++)
-                json_array_append_new(list, finding_json(&b->worst[i], sev, func, dt));
+                json_array_append_new(list, finding_json(&b->worst[i], v, func, dt));
         }
     json_object_set_new(obj, "finding_counts", counts);
     json_object_set_new(obj, "findings", list);

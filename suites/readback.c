@@ -150,47 +150,56 @@ static int finding_from_json(struct gs_finding *f, const json_t *j)
     return 0;
 }
 
-static int severity_from_name(const char *s, enum gs_severity *v)
-{
-    static const char *const names[] = { "fail", "warn", "ignore" };
-    for (int i = 0; s && i < 3; i++)
-        if (strcmp(s, names[i]) == 0) {
-            *v = (enum gs_severity)i;
-            return 0;
-        }
-    return -1;
-}
-
 /* The worst lists are rebuilt by adding the listed findings (which counts them), then each
- * bucket's count is set to the recorded one: the listed ones are among those counted. */
+ * bucket's count is set to the recorded one: the listed ones are among those counted.  A kind
+ * is shown with the most severe of its rows' severities; a finding or a row shown as warn
+ * where its kind says fail is tolerated (gs_findings_json writes them so). */
 int gs_findings_from_json(struct gs_findings *f, enum gs_severity sev[GS_N_KINDS],
                           const json_t *suite)
 {
     const json_t *counts = json_object_get(suite, "finding_counts");
     const json_t *list = json_object_get(suite, "findings");
+    enum gs_severity ks[GS_N_KINDS];
     size_t i;
     json_t *e;
     if (!json_is_array(counts) || !json_is_array(list))
         return -1;
+    for (int k = 0; k < GS_N_KINDS; k++)
+        ks[k] = GS_SEV_IGNORE;
+    json_array_foreach(counts, i, e) {
+        enum gs_kind k;
+        enum gs_severity v;
+        if (gs_kind_from_name(json_string_value(json_object_get(e, "kind")), &k) ||
+            gs_severity_from_name(json_string_value(json_object_get(e, "severity")), &v))
+            return -1;
+        ks[k] = v < ks[k] ? v : ks[k];
+        sev[k] = ks[k];
+    }
     json_array_foreach(list, i, e) {
         struct gs_finding fd;
-        if (finding_from_json(&fd, e))
+        enum gs_severity v;
+        if (finding_from_json(&fd, e) ||
+            gs_severity_from_name(json_string_value(json_object_get(e, "severity")), &v))
             return -1;
+        fd.tolerated = v == GS_SEV_WARN && ks[fd.kind] == GS_SEV_FAIL;
         gs_findings_add(f, &fd);
     }
     json_array_foreach(counts, i, e) {
         enum gs_kind k;
         enum gs_region r;
+        enum gs_severity v;
         uint64_t n;
         if (gs_kind_from_name(json_string_value(json_object_get(e, "kind")), &k) ||
             gs_region_from_name(json_string_value(json_object_get(e, "region")), &r) ||
             count_of(e, "count", &n) ||
-            severity_from_name(json_string_value(json_object_get(e, "severity")), &sev[k]))
+            gs_severity_from_name(json_string_value(json_object_get(e, "severity")), &v))
             return -1;
         struct gs_bucket *b = f->b[k][r];
         if (!b || n < b->count || n == 0)
             return -1; /* a count without findings listed, or fewer than listed */
         b->count = n;
+        if (v == GS_SEV_WARN && ks[k] == GS_SEV_FAIL)
+            b->tolerated = n; /* the whole bucket */
     }
     /* every bucket with findings listed has its count */
     size_t buckets = 0;

@@ -212,8 +212,9 @@ struct gs_policy_values {
     int special_zero_sign;   /* special_zero_sign = exact | any: whether the special suite
                                 judges the sign of a zero result (severity of signed_zero
                                 findings of the special suite: any = warn) */
-    int nan_at_neg_inf;      /* nan_at_neg_inf = fail | allow: NaN for x = -inf (allow: the
-                                special_value finding is a warning) */
+    int nan_at_neg_inf;      /* nan_at_neg_inf = fail | allow: NaN for x = -inf (allow: that
+                                one special_value finding is tolerated, a warning; every
+                                other special_value keeps the kind's severity) */
     double consistency_ulps; /* consistency_ulps: the accuracy, in ulps of each output, that
                                 the identity, bound and monotonicity checks grant: 0.5 is what
                                 a correctly rounded kernel produces (DESIGN.md section 6);
@@ -270,6 +271,9 @@ struct gs_finding {
     double ulp;              /* ulp error, NAN when not applicable */
     double abs_err;          /* absolute error, NAN when not applicable */
     char detail[200];        /* one line, lower case: what was checked and what was seen */
+    int tolerated;           /* a policy key excuses this one finding (nan_at_neg_inf = allow:
+                                NaN for x = -inf): shown and judged as a warning where its
+                                kind's severity is fail (gs_finding_severity) */
 };
 
 /* Per (kind, region): the count and the GS_WORST_K worst, ordered by score (larger first),
@@ -277,6 +281,7 @@ struct gs_finding {
  * the same list. */
 struct gs_bucket {
     uint64_t count;
+    uint64_t tolerated;      /* how many of count are tolerated findings */
     size_t n_worst;
     struct gs_finding worst[GS_WORST_K];
 };
@@ -294,12 +299,43 @@ void gs_findings_add(struct gs_findings *f, const struct gs_finding *x);
 void gs_findings_merge(struct gs_findings *into, const struct gs_findings *from);
 uint64_t gs_findings_count(const struct gs_findings *f, enum gs_kind k); /* all regions */
 /* Whether any recorded finding has severity fail under v (crash/timeout/adapter_error:
- * always). */
+ * always; a tolerated finding never). */
 int gs_findings_fail(const struct gs_findings *f, const struct gs_policy_values *v);
-/* The single worst failing finding (by severity fail first, then kind order, then score);
- * NULL when none.  For the terminal summary. */
+/* The single worst finding of severity fail or warn, by the order of severity (severity.c);
+ * NULL when none. */
 const struct gs_finding *gs_findings_worst(const struct gs_findings *f,
                                            const struct gs_policy_values *v);
+
+/* ---------------------------------------------------------------- severity (severity.c) -- */
+
+/* The order of severity (docs/findings.md): every kind has a rank, 0 the most severe (crash);
+ * findings are shown by severity (fail, warn, ignore), then rank, then score.  The terminal
+ * summary, report.md and JUnit all order findings by gs_rank_cmp, and nothing else. */
+int gs_kind_rank(enum gs_kind k);           /* GS_N_KINDS for GS_K_NONE or unknown */
+enum gs_kind gs_kind_at_rank(int rank);     /* GS_K_NONE out of range */
+const char *gs_severity_name(enum gs_severity s);              /* "fail", "warn", "ignore" */
+int gs_severity_from_name(const char *name, enum gs_severity *s); /* 0 on success */
+/* The severity of kind k under v (crash, timeout and adapter_error: always fail; v NULL:
+ * fail), and of one finding (a tolerated one: warn where its kind says fail). */
+enum gs_severity gs_kind_severity(const struct gs_policy_values *v, enum gs_kind k);
+enum gs_severity gs_finding_severity(const struct gs_policy_values *v,
+                                     const struct gs_finding *f);
+/* What the order looks at. */
+struct gs_rank_key {
+    int severity;      /* enum gs_severity; GS_SEV_IGNORE + 1 for an unknown one */
+    enum gs_kind kind; /* GS_K_NONE for an unknown one: after every kind */
+    double score;      /* larger = worse; NaN counts as +inf */
+    int has_x;
+    uint64_t x;        /* ties: the smaller bits first, then a finding without x */
+};
+void gs_rank_key_of(struct gs_rank_key *key, const struct gs_policy_values *v,
+                    const struct gs_finding *f);
+/* The key of a finding of the result (a "findings" entry: its "severity", "kind", "score" or,
+ * without one, "ulp", and "x"). */
+void gs_rank_key_of_json(struct gs_rank_key *key, const json_t *f);
+/* < 0 when a is more severe than b, 0 when the order cannot tell them apart. */
+int gs_rank_cmp(const struct gs_rank_key *a, const struct gs_rank_key *b);
+int gs_finding_json_cmp(const json_t *a, const json_t *b);
 
 /* ---------------------------------------------------------------- error statistics ------- */
 

@@ -60,6 +60,19 @@ static float poly6(float x)
     return 0.5f * x + (((c[3] * t + c[2]) * t + c[1]) * t + c[0]);
 }
 
+/* gelu_tanh in double with a tanh that overshoots -1: for u < 0, tanh(u) (1 + 2^-23), the
+ * peak magnitude of a fast rational tanh; 1 + t < 0 once e^(2u) < 2^-24 (u < -8.32, x below
+ * about -4.95), and the output is positive there.  u >= 0 is left exact (1 + 2^-24 times
+ * FLT_MAX would round to inf: another defect) */
+static float tanh_overshoot(float x)
+{
+    if (isinf(x))
+        return x > 0 ? x : -0.0f;
+    double xd = x, u = GC_MUT_SQRT_2_PI * (xd + GC_MUT_KAPPA * (xd * xd * xd));
+    double t = u < 0 ? tanh(u) * (1.0 + 0x1p-23) : tanh(u);
+    return gc_mut_round_gelu_like(xd, 0.5 * xd * (1.0 + t));
+}
+
 /* the base, plus 8 ulp (8 added to the bit pattern) for x in [1, 2) only */
 static float ulp8(float x)
 {
@@ -79,6 +92,7 @@ GC_MUT_EVAL_F32(eval_sigmoid_form, sigmoid_form)
 GC_MUT_EVAL_F32(eval_silu, silu)
 GC_MUT_EVAL_F32(eval_erf1p_float, erf1p_float)
 GC_MUT_EVAL_F32(eval_poly6, poly6)
+GC_MUT_EVAL_F32(eval_tanh_overshoot, tanh_overshoot)
 GC_MUT_EVAL_F32(eval_ulp8, ulp8)
 GC_MUT_EVAL_F32(eval_grad_no_xphi, grad_no_xphi)
 
@@ -102,6 +116,10 @@ const struct gelucheck_kernel gc_mut_formula[] = {
       "above): rises on [-3.5, -2.5] where GELU falls; caught by identity: non_monotonic "
       "(also bound_violation, ulp_exceeded, and tail: premature_flush below -4)", GELU, F32,
       eval_poly6 },
+    { "tanh_overshoot.f32", "gelu_tanh 0.5*x*(1+t) in double with t = tanh(u)*(1+2^-23) for u < 0: "
+      "a fast tanh that goes below -1, so 1+t < 0 and the output is positive for x below about "
+      "-4.95; caught by ulp and tail: wrong_sign", GELUCHECK_GELU_TANH, F32,
+      eval_tanh_overshoot },
     { "ulp8_1to2.f32", "accurate GELU plus 8 ulp for x in [1, 2) only; caught by ulp: "
       "ulp_exceeded (8 ulp, in region x >= 1, binade [1, 2))", GELU, F32, eval_ulp8 },
     { "grad_no_xphi.f32", "Phi(x) = 0.5*erfc(-x/sqrt2) declared gelu_grad: the x*phi(x) term "

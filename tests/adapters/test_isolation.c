@@ -68,7 +68,7 @@ static void test_table(void **state)
     assert_string_equal(a->name, "hostilefx");
     assert_string_equal(a->version, "0.1");
     assert_string_equal(a->spec, FX_HOSTILE);
-    assert_int_equal(a->n_kernels, 11);
+    assert_int_equal(a->n_kernels, 12);
     for (size_t i = 0; i < a->n_kernels; i++) {
         assert_ptr_equal(a->kernels[i].adapter, a);
         assert_int_equal(a->kernels[i].index, i);

@@ -23,6 +23,7 @@ void agrees(const char *name, uint32_t func, float lo, float hi);
 void test_wrong_formulas(void **state);
 void test_erf1p_float(void **state);
 void test_poly6(void **state);
+void test_tanh_overshoot(void **state);
 void test_ulp8(void **state);
 void test_grad_no_xphi(void **state);
 void test_clamp0(void **state);

@@ -63,6 +63,23 @@ void test_poly6(void **state)
     assert_true(fabsf(mut_at("poly6.f32", 1.0f) - ref_at(GELUCHECK_GELU, 1.0f)) < 0.06f);
 }
 
+void test_tanh_overshoot(void **state)
+{
+    (void)state;
+    /* gelu_tanh(-6) < 0; the overshooting tanh makes it positive (1 + t = -2^-23 there) */
+    static const float deep[] = { -5.0f, -6.0f, -10.0f, -14.0f };
+    for (size_t i = 0; i < sizeof deep / sizeof deep[0]; i++) {
+        assert_true(mut_at("tanh_overshoot.f32", deep[i]) > 0.0f);
+        assert_true(signbit(ref_at(GELUCHECK_GELU_TANH, deep[i]))); /* < 0, or -0 at -14 */
+    }
+    /* where 1 + tanh(u) is not small, a relative 2^-23 is about an ulp */
+    static const float near[] = { -0.5f, -0.25f, 0.25f, 1.0f, 3.0f, 100.0f };
+    for (size_t i = 0; i < sizeof near / sizeof near[0]; i++)
+        assert_true(dist32(mut_at("tanh_overshoot.f32", near[i]),
+                           ref_at(GELUCHECK_GELU_TANH, near[i])) <= 2);
+    assert_int_equal(au_bits_f32(mut_at("tanh_overshoot.f32", -INFINITY)), 0x80000000u);
+}
+
 void test_ulp8(void **state)
 {
     (void)state;

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -43,53 +44,103 @@ static struct gs_policy_values values(const char *policy)
     return v;
 }
 
-static void add(struct gs_findings *f, enum gs_kind k, uint64_t x, uint64_t got)
+static void add(struct gs_findings *f, enum gs_kind k, uint64_t x, uint64_t got, int tolerated)
 {
     struct gs_finding fd = { .kind = k, .region = gs_region_of(GELUREF_F32, x), .has_x = 1,
-                             .has_got = 1, .x = x, .got = got };
+                             .has_got = 1, .x = x, .got = got, .score = INFINITY,
+                             .tolerated = tolerated };
     gs_findings_add(f, &fd);
 }
 
-/* gs_special_values on hand-made findings */
+/* the "severity" of the JSON entry (row of finding_counts, or finding) of kind k at x */
+static const char *json_severity(const struct gs_findings *f, const struct gs_policy_values *v,
+                                 const char *member, enum gs_kind k, uint64_t x, char *buf)
+{
+    json_t *o = json_object(), *e;
+    size_t i;
+    uint64_t bits;
+    gs_findings_json(o, f, v, GELUREF_GELU, GELUREF_F32);
+    strcpy(buf, "none");
+    json_array_foreach(json_object_get(o, member), i, e) {
+        int same = strcmp(json_string_value(json_object_get(e, "kind")), gs_kind_name(k)) == 0;
+        if (strcmp(member, "findings") == 0)
+            same = same && gs_bits_from_json(json_object_get(e, "x"), &bits) == 0 && bits == x;
+        else
+            same = same && strcmp(json_string_value(json_object_get(e, "region")),
+                                  gs_region_name(gs_region_of(GELUREF_F32, x))) == 0;
+        if (same) {
+            strcpy(buf, json_string_value(json_object_get(e, "severity")));
+            break;
+        }
+    }
+    json_decref(o);
+    return buf;
+}
+
+/* gs_special_values and tolerated findings, on hand-made findings */
 static void test_values(void **state)
 {
     (void)state;
     struct gs_findings f;
     struct gs_policy_values v, strict = values("strict"), def = values("default"),
                                len = values("lenient");
+    char buf[16];
     gs_findings_init(&f);
-    add(&f, GS_K_SIGNED_ZERO, F32_NEG_ZERO, 0);
-    add(&f, GS_K_SPECIAL_VALUE, F32_NEG_INF, 0x7fc00000u); /* NaN for -inf */
-    gs_special_values(&strict, GELUREF_F32, &f, &v); /* exact, fail */
+    add(&f, GS_K_SIGNED_ZERO, F32_NEG_ZERO, 0, 0);
+    gs_special_values(&strict, &v); /* exact */
     assert_int_equal(v.severity[GS_K_SIGNED_ZERO], GS_SEV_FAIL);
-    assert_int_equal(v.severity[GS_K_SPECIAL_VALUE], GS_SEV_FAIL);
-    gs_special_values(&def, GELUREF_F32, &f, &v); /* any, fail */
+    gs_special_values(&def, &v); /* any */
+    assert_int_equal(v.severity[GS_K_SIGNED_ZERO], GS_SEV_WARN);
+    gs_special_values(&len, &v); /* any; the kind special_value is not bent */
     assert_int_equal(v.severity[GS_K_SIGNED_ZERO], GS_SEV_WARN);
     assert_int_equal(v.severity[GS_K_SPECIAL_VALUE], GS_SEV_FAIL);
-    gs_special_values(&len, GELUREF_F32, &f, &v); /* any, allow */
-    assert_int_equal(v.severity[GS_K_SIGNED_ZERO], GS_SEV_WARN);
-    assert_int_equal(v.severity[GS_K_SPECIAL_VALUE], GS_SEV_WARN);
     assert_int_equal(v.severity[GS_K_ULP_EXCEEDED], len.severity[GS_K_ULP_EXCEEDED]);
     /* ignore stays ignore under any */
     def.severity[GS_K_SIGNED_ZERO] = GS_SEV_IGNORE;
-    gs_special_values(&def, GELUREF_F32, &f, &v);
+    gs_special_values(&def, &v);
     assert_int_equal(v.severity[GS_K_SIGNED_ZERO], GS_SEV_IGNORE);
-    /* another special_value beside NaN at -inf: the kind keeps failing under allow */
-    add(&f, GS_K_SPECIAL_VALUE, F32_MAX, F32_INF);
-    gs_special_values(&len, GELUREF_F32, &f, &v);
-    assert_int_equal(v.severity[GS_K_SPECIAL_VALUE], GS_SEV_FAIL);
     gs_findings_release(&f);
-    /* a special_value at -inf that is not NaN: not what nan_at_neg_inf allows */
+
+    /* NaN for -inf, tolerated: a warning, alone it fails nothing */
+    gs_special_values(&len, &v);
     gs_findings_init(&f);
-    add(&f, GS_K_SPECIAL_VALUE, F32_NEG_INF, 0xbf800000u); /* -1 */
-    gs_special_values(&len, GELUREF_F32, &f, &v);
-    assert_int_equal(v.severity[GS_K_SPECIAL_VALUE], GS_SEV_FAIL);
-    gs_findings_release(&f);
-    /* NaN for another input (+max): not what nan_at_neg_inf allows */
-    gs_findings_init(&f);
-    add(&f, GS_K_SPECIAL_VALUE, F32_MAX, 0x7fc00000u);
-    gs_special_values(&len, GELUREF_F32, &f, &v);
-    assert_int_equal(v.severity[GS_K_SPECIAL_VALUE], GS_SEV_FAIL);
+    add(&f, GS_K_SPECIAL_VALUE, F32_NEG_INF, 0x7fc00000u, 1);
+    assert_false(gs_findings_fail(&f, &v));
+    assert_string_equal(json_severity(&f, &v, "findings", GS_K_SPECIAL_VALUE, F32_NEG_INF, buf),
+                        "warn");
+    assert_string_equal(json_severity(&f, &v, "finding_counts", GS_K_SPECIAL_VALUE,
+                                      F32_NEG_INF, buf), "warn");
+    assert_int_equal(gs_findings_worst(&f, &v)->x, F32_NEG_INF);
+    /* NaN for +inf beside it is not tolerated: the kind fails, and it is the worst finding,
+     * while -inf's stays a warning */
+    add(&f, GS_K_SPECIAL_VALUE, F32_INF, 0x7fc00000u, 0);
+    assert_true(gs_findings_fail(&f, &v));
+    assert_int_equal(gs_findings_worst(&f, &v)->x, F32_INF);
+    assert_string_equal(json_severity(&f, &v, "findings", GS_K_SPECIAL_VALUE, F32_INF, buf),
+                        "fail");
+    assert_string_equal(json_severity(&f, &v, "findings", GS_K_SPECIAL_VALUE, F32_NEG_INF, buf),
+                        "warn");
+    assert_string_equal(json_severity(&f, &v, "finding_counts", GS_K_SPECIAL_VALUE,
+                                      F32_NEG_INF, buf), "warn");
+    assert_string_equal(json_severity(&f, &v, "finding_counts", GS_K_SPECIAL_VALUE, F32_INF,
+                                      buf), "fail");
+    /* read back, the tolerance survives (gelucheck merge, --resume) */
+    json_t *o = json_object();
+    struct gs_findings back;
+    enum gs_severity sev[GS_N_KINDS];
+    gs_findings_json(o, &f, &v, GELUREF_GELU, GELUREF_F32);
+    gs_findings_init(&back);
+    assert_int_equal(gs_findings_from_json(&back, sev, o), 0);
+    assert_int_equal(sev[GS_K_SPECIAL_VALUE], GS_SEV_FAIL);
+    assert_non_null(si_find(&back, GS_K_SPECIAL_VALUE, F32_NEG_INF));
+    assert_true(si_find(&back, GS_K_SPECIAL_VALUE, F32_NEG_INF)->tolerated);
+    assert_false(si_find(&back, GS_K_SPECIAL_VALUE, F32_INF)->tolerated);
+    json_t *o2 = json_object();
+    gs_findings_json(o2, &back, &v, GELUREF_GELU, GELUREF_F32);
+    assert_true(json_equal(o, o2));
+    json_decref(o);
+    json_decref(o2);
+    gs_findings_release(&back);
     gs_findings_release(&f);
 }
 
@@ -104,7 +155,7 @@ static void expect_verdict(struct si_run *s, enum gs_verdict want)
 static const char *shown(struct si_run *s, enum gs_kind k, char *buf, size_t size)
 {
     struct gs_policy_values v;
-    gs_special_values(&s->c.pv, s->c.dt, &s->r.findings, &v);
+    gs_special_values(&s->c.pv, &v);
     return si_severity(&s->r.findings, &v, s->c.func, s->c.dt, k, buf, size);
 }
 
@@ -135,6 +186,42 @@ static void test_nan_neginf(void **state)
     assert_non_null(strstr(fd->detail, "nan_at_neg_inf = allow"));
     expect_verdict(&s, GS_PASS);
     assert_string_equal(shown(&s, GS_K_SPECIAL_VALUE, sev, sizeof sev), "warn");
+    si_done(&s);
+}
+
+/* libm grad_erfc.f32: 0.5f*erfcf(-x/sqrt2) + x*pdf is NaN at both infinities (inf * 0 in
+ * x*pdf).  Under lenient (nan_at_neg_inf = allow) only the -inf one is tolerated: the suite
+ * fails on +inf, and the worst finding is +inf's, not the tolerated one */
+static void test_nan_both_inf(void **state)
+{
+    (void)state;
+    struct si_run s;
+    struct gs_policy_values v;
+    char sev[16];
+    si_run(&s, "libm", "grad_erfc.f32", "lenient", GS_SUITE_SPECIAL, 0);
+    const struct gs_finding *lo = si_find(&s.r.findings, GS_K_SPECIAL_VALUE, F32_NEG_INF);
+    const struct gs_finding *hi = si_find(&s.r.findings, GS_K_SPECIAL_VALUE, F32_INF);
+    assert_non_null(lo);
+    assert_non_null(hi);
+    assert_true(lo->tolerated);
+    assert_non_null(strstr(lo->detail, "tolerated (nan_at_neg_inf = allow)"));
+    assert_false(hi->tolerated);
+    assert_null(strstr(hi->detail, "tolerated"));
+    expect_verdict(&s, GS_FAIL);
+    gs_special_values(&s.c.pv, &v);
+    assert_ptr_equal(gs_findings_worst(&s.r.findings, &v), hi);
+    assert_string_equal(json_severity(&s.r.findings, &v, "findings", GS_K_SPECIAL_VALUE,
+                                      F32_NEG_INF, sev), "warn");
+    assert_string_equal(json_severity(&s.r.findings, &v, "findings", GS_K_SPECIAL_VALUE,
+                                      F32_INF, sev), "fail");
+    si_done(&s);
+    /* default: both fail, and neither says tolerated */
+    si_run(&s, "libm", "grad_erfc.f32", "default", GS_SUITE_SPECIAL, 0);
+    lo = si_find(&s.r.findings, GS_K_SPECIAL_VALUE, F32_NEG_INF);
+    assert_non_null(lo);
+    assert_false(lo->tolerated);
+    assert_null(strstr(lo->detail, "tolerated"));
+    expect_verdict(&s, GS_FAIL);
     si_done(&s);
 }
 
@@ -300,6 +387,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values),
         cmocka_unit_test(test_nan_neginf),
+        cmocka_unit_test(test_nan_both_inf),
         cmocka_unit_test(test_pos_zero),
         cmocka_unit_test(test_overflow2x),
         cmocka_unit_test(test_libm_erf1p),
