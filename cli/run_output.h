@@ -8,14 +8,14 @@
 
 #include <jansson.h>
 
-/* The summary of a finished result: one line per kernel ("FAIL  mutants  erf1p_float.f32
- * gelu f32  worst: premature_flush at x = ..."), under it one line per finding kind in the
- * order of severity with its count, worst input, likely cause and usual fix, adapters that
- * could not be loaded, and the totals. */
 /* Under --baseline: the line "baseline: N kernels compared, R regressions, I improvements,
  * M missing, A new", then the kernels of each and what could not be compared
  * (run_baseline.c). */
 void run_baseline_print(FILE *f, const json_t *doc);
+/* The summary of a finished result: one line per kernel ("FAIL  mutants  erf1p_float.f32
+ * gelu f32  worst: premature_flush at x = ..."), under it one line per finding kind in the
+ * order of severity with its count, worst input, likely cause and usual fix, adapters that
+ * could not be loaded, and the totals. */
 void run_summary_print(FILE *f, const json_t *doc);
 /* The parts about findings (run_findings.c): "  worst: KIND ..." for the end of a kernel's
  * line (nothing without a finding that is not ignored), and the lines of its kinds. */
