@@ -32,7 +32,7 @@ static const struct option long_opts[] = {
     { "adapter-options", required_argument, NULL, 'o' },
     { "adapter-name", required_argument, NULL, 'N' },
     { "baseline-tolerance", required_argument, NULL, 'b' },
-    { "baseline-allow-missing", no_argument, NULL, 'M' },
+    { "baseline-allow-missing", no_argument, NULL, 'W' },
     { "kernel", required_argument, NULL, 'k' },
     { "dtype", required_argument, NULL, 'd' },
     { "suite", required_argument, NULL, 's' },
@@ -83,6 +83,10 @@ static void usage(void)
            "      --func F              what the onnx: models compute: gelu, gelu_tanh,\n"
            "                            gelu_sigmoid, gelu_grad, gelu_tanh_grad, normcdf,\n"
            "                            normpdf, erf, erfc (default: gelu)\n"
+           "      --adapter-name NAME   the name of the --adapter just before it: the ADAPTER\n"
+           "                            of its kernels' identities ADAPTER/KERNEL (default:\n"
+           "                            its own: a plug-in's table name, an exec adapter's\n"
+           "                            'name' line or program name, a built-in's name)\n"
            "      --adapter-options STR passed to each plug-in's open() (default: none)\n"
            "      --kernel NAME         run only this kernel (repeatable; default: all); a name\n"
            "                            no adapter has is a usage error (exit 2)\n"
@@ -112,9 +116,19 @@ static void usage(void)
            "      --junit FILE          write the JUnit XML there too: one testcase per\n"
            "                            kernel and suite; its folder is created (default:\n"
            "                            none)\n"
-           "      --baseline FILE       an earlier result (--json): a kernel that got worse\n"
-           "                            in any metric fails; the report shows old and new\n"
-           "                            (default: none)\n"
+           "      --baseline FILE       an earlier result (--json) or a compact baseline\n"
+           "                            ('gelucheck baseline'): kernels are matched by their\n"
+           "                            identity ADAPTER/KERNEL; a kernel that got worse\n"
+           "                            fails, one of the baseline this run selected but did\n"
+           "                            not produce fails the run; when the inputs differ\n"
+           "                            (seed, samples, range, ...) only what does not depend\n"
+           "                            on them is compared (docs/ci.md) (default: none)\n"
+           "      --baseline-tolerance ULPS[,FRACTION]\n"
+           "                            max ulp may grow by ULPS and the fraction correctly\n"
+           "                            rounded fall by FRACTION before either is a\n"
+           "                            regression (default: 0,0)\n"
+           "      --baseline-allow-missing  a baseline kernel the run did not produce is\n"
+           "                            reported, not failed\n"
            "      --timeout S           seconds per batch, for exec adapters and for kernels\n"
            "                            in the worker process (--isolation process); a batch\n"
            "                            past it is a timeout finding (default: 60)\n"
@@ -342,7 +356,7 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
         r->names[r->n_specs - 1] = arg;
         return 0;
     case 'b': return parse_tolerance(arg, &r->bopt);
-    case 'M': r->bopt.allow_missing = 1; return 0;
+    case 'W': r->bopt.allow_missing = 1; return 0;
     case 'o': r->options = arg; return 0;
     case 'F': {
         enum geluref_func f;

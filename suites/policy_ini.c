@@ -286,6 +286,46 @@ static int policy_key(struct ini_state *st, const char *name, const char *value)
     return 1;
 }
 
+/* Levenshtein distance of a and b, at most 64 bytes each (longer: a large number). */
+static int edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    int row[65];
+
+    if (n > 64 || m > 64)
+        return 1000;
+    for (size_t j = 0; j <= m; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= n; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= m; j++) {
+            int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            best = best < up + 1 ? best : up + 1;
+            best = best < row[j - 1] + 1 ? best : row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[m];
+}
+
+/* The key nearest to a misspelt one (at most 3 edits, and fewer than half its length), or
+ * NULL: a suggestion, not a guess at random. */
+static const char *nearest_key(const char *name)
+{
+    const char *best = NULL;
+    int best_d = 4;
+    for (int k = 0; k < GS_PK_N; k++) {
+        int d = edit_distance(name, gs_pkey_name(k));
+        if (d < best_d && 2 * d < (int)strlen(gs_pkey_name(k))) {
+            best_d = d;
+            best = gs_pkey_name(k);
+        }
+    }
+    return best;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
     char q[QUOTE_SIZE];
@@ -308,7 +348,9 @@ static int handler(void *user, const char *section, const char *name, const char
         if (strcmp(name, gs_pkey_name(k)) == 0)
             key = k;
     if (key < 0) {
-        fail(st, "unknown key '%s' in [%s]", quote(q, name), section);
+        const char *near = nearest_key(name);
+        fail(st, "unknown key '%s' in [%s]%s%s%s", quote(q, name), section,
+             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         return 0;
     }
     if (!gs_pkey_settable(key)) {

@@ -127,7 +127,8 @@ void wk_limit_opened(void)
 
 void wk_limit_open_death(void)
 {
-    struct wk_hello h = { WK_MAGIC_HELLO, (int32_t)GC_E_LOAD, 0, (uint32_t)lim.open_len, 0, 0 };
+    struct wk_hello h = { WK_MAGIC_HELLO, (int32_t)GC_E_LOAD, 0, (uint32_t)lim.open_len, 0, 0,
+                          0, 0 };
 
     if (lim.opened || lim.open_len == 0 || !wk_limit_exhausted())
         return;

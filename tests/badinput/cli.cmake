@@ -164,7 +164,7 @@ set(r "run|--adapter|libm|--kernel|erf1p.f16|--suite|special|--policy")
 bad_test(policy_unknown_section 2 "${r}|${bd}/unknown_section.ini"
     "[^\n]*/unknown_section[.]ini:1: unknown section [[]gelu[.]f33[]] [(]expected [[]policy[]], [[]all[]], [[]DTYPE[]], [[]FUNC[]] or [[]FUNC[.]DTYPE[]][)]")
 bad_test(policy_unknown_key 2 "${r}|${bd}/unknown_key.ini"
-    "[^\n]*/unknown_key[.]ini:3: unknown key 'max_ulps' in [[]all[]]")
+    "[^\n]*/unknown_key[.]ini:3: unknown key 'max_ulps' in [[]all[]] [(]did you mean 'max_ulp'[?][)]")
 bad_test(policy_bad_value 2 "${r}|${bd}/bad_value.ini"
     "[^\n]*/bad_value[.]ini:2: bad value 'four' for 'max_ulp' in [[]all[]]: expected a number >= 0 or inf")
 bad_test(policy_duplicate_key 2 "${r}|${bd}/duplicate_key.ini"
@@ -214,3 +214,17 @@ bad_test(merge_nul 2 "merge|${bd}/nul.json|--json|${bd}/m.json"
     "[^\n]*/nul[.]json: NUL byte at offset 32")
 bad_test(merge_deep 2 "merge|${bd}/deep.json|--json|${bd}/m.json"
     "[^\n]*/deep[.]json: line 1, column 2049: maximum parsing depth reached near '.'")
+
+# --- --baseline-tolerance ULPS[,FRACTION] and --adapter-name (docs/ci.md)
+bad_values(tolerance_ulps "${r}" baseline-tolerance "ULPS '[^']*' is not a finite number >= 0"
+    "empty=" "word=many" "negative=-1" "inf=inf" "nan=nan,0.1" "comma_first=,0.5")
+bad_values(tolerance_fraction "${r}" baseline-tolerance "FRACTION '[^']*' is not a number in [[]0, 1[]]"
+    "above_one=1,1.5" "negative=1,-0.1" "empty=2," "word=2,half")
+bad_test(adapter_name_first 2 "run|--adapter-name|x|--adapter|libm"
+    "--adapter-name 'x' names the --adapter before it: give that first")
+bad_test(adapter_name_twice 2 "run|--adapter|libm|--adapter-name|a|--adapter-name|b"
+    "a second --adapter-name [(]'b'[)] for adapter 'libm', named 'a' already")
+bad_test(adapter_name_chars 2 "run|--adapter|libm|--adapter-name|a/b"
+    "bad --adapter-name 'a/b': a name is 1 to 128 of [[]A-Za-z0-9_.-[]]")
+bad_test(adapter_name_dup 2 "run|--adapter|libm|--adapter|mutants|--adapter-name|libm"
+    "adapters 'libm' and 'mutants' both have the name 'libm': tell them apart with --adapter-name NAME after one of them")

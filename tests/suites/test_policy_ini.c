@@ -159,7 +159,11 @@ struct bad {
 };
 
 static const struct bad bads[] = {
-    { "[gelu.f32]\nmax_ulps = 4\n", 0, "p.ini:2: unknown key 'max_ulps' in [gelu.f32]" },
+    { "[gelu.f32]\nmax_ulps = 4\n", 0,
+      "p.ini:2: unknown key 'max_ulps' in [gelu.f32] (did you mean 'max_ulp'?)" },
+    { "[all]\nnan_at_neginf = allow\n", 0,
+      "p.ini:2: unknown key 'nan_at_neginf' in [all] (did you mean 'nan_at_neg_inf'?)" },
+    { "[all]\nfoo = 1\n", 0, "p.ini:2: unknown key 'foo' in [all]" },
     { "[all]\nmax_ulp = 1\n[gelu.f8]\n", 0, "p.ini:3: unknown section [gelu.f8] (expected "
       "[policy], [all], [DTYPE], [FUNC] or [FUNC.DTYPE])" },
     { "[gelu_grad2]\n", 0, "p.ini:1: unknown section [gelu_grad2] (expected [policy], [all], "
@@ -229,7 +233,7 @@ static const struct bad bads[] = {
     /* control bytes quoted as \xNN: the message stays one line (found by fuzz_policy) */
     { "[a\rb]\nmax_ulp = 1\n", 0, "p.ini:1: unknown section [a\\x0db] (expected "
       "[policy], [all], [DTYPE], [FUNC] or [FUNC.DTYPE])" },
-    { "[all]\nmax\rulp = 1\n", 0, "p.ini:2: unknown key 'max\\x0dulp' in [all]" },
+    { "[all]\nmax\rulp = 1\n", 0, "p.ini:2: unknown key 'max\\x0dulp' in [all] (did you mean 'max_ulp'?)" },
     { "[all]\nmax_ulp = 1\x1b[2J\n", 0, "p.ini:2: bad value '1\\x1b[2J' for 'max_ulp' in "
       "[all]: expected a number >= 0 or inf" },
 };
