@@ -433,19 +433,34 @@ struct gs_targets {
     int has_min;            /* the x nearest the function's own minimum (gelu family: x*, */
     uint64_t min_x;         /*   gelu_grad: -sqrt2), and RN of the minimum value */
     uint64_t min_value;
-    uint64_t *x;            /* every target input (sorted by bits, no duplicates): +-64 floats
-                               around each threshold above and around min_x, the first odd
-                               subnormals and lowest-normal-binade inputs of both signs
-                               (midpoint traps of x/2), +-1, +-2, +-3, the dtype's extremes */
+    int has_zero;           /* the x nearest the function's zero away from x = 0, where |f| is */
+    uint64_t zero_x;        /*   smallest (gelu_grad: x* = -0.7518, gelu_tanh_grad: -0.75246) */
+    uint64_t *x;            /* every target input (sorted by bits, no duplicates):
+                               +-GS_TARGET_BAND floats around each threshold above and around
+                               min_x, every float within gs_target_zero_window() of zero_x,
+                               the first odd subnormals and lowest-normal-binade inputs of
+                               both signs (midpoint traps of x/2), +-1, +-2, +-3, the dtype's
+                               extremes */
     size_t n;
 };
+/* Floats on each side of a threshold or minimum in the list. */
+#define GS_TARGET_BAND 64
+/* Floats on each side of zero_x in the list: GS_TARGET_ZERO_WINDOW (4096; targets.c argues
+ * it), or 2^(p-3) when that is smaller (f16: 256, bf16: 32), which keeps the window inside
+ * the binade [-1, -0.5) of the zeros. */
+#define GS_TARGET_ZERO_WINDOW 4096
+int64_t gs_target_zero_window(enum geluref_dtype dt);
+/* The most inputs a list can hold: five threshold bands, the zero's window, 4 x 8 midpoint
+ * traps, +-1, +-2, +-3, +-0, the smallest subnormal, the smallest normal and the largest
+ * finite value, of both signs (the ulp suite measures them in one batch). */
+#define GS_TARGETS_MAX (5 * (2 * GS_TARGET_BAND + 1) + 2 * GS_TARGET_ZERO_WINDOW + 1 + 2 * (32 + 7))
 /* Finds them (about a hundred reference evaluations per threshold).  Status as
  * gs_ref_eval. */
 enum geluref_status gs_targets_build(struct gs_ref *r, enum geluref_func f,
                                      enum geluref_dtype dt, struct gs_targets *t);
 void gs_targets_release(struct gs_targets *t);
 /* The targets as JSON: {"last_nonzero": value, "last_normal", "saturation", "saturation_neg",
- * "minimum_at", "minimum", "count"} (absent members for missing thresholds). */
+ * "minimum_at", "minimum", "zero_at", "count"} (absent members for missing thresholds). */
 json_t *gs_targets_json(const struct gs_targets *t, enum geluref_dtype dt);
 
 /* ---------------------------------------------------------------- threads (parallel.c) --- */

@@ -506,6 +506,7 @@ static int work(void *arg, unsigned t, uint64_t j)
 
 /* The stratified plan: the finite non-zero targets in range, then binades with their
  * counts. */
+_Static_assert(GS_TARGETS_MAX <= GS_UT_BATCH, "the targets are one work item (item 0)");
 static int plan_stratified(struct ulp_run *u, uint64_t samples)
 {
     const struct gs_ut_shape *s = &u->sh;

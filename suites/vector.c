@@ -18,8 +18,9 @@
  *   (out_of_bounds_write, n == 0 included); 7. x unchanged when not in place (input_modified);
  *   ctx.c adds fpenv_modified.
  * Inputs: the pool = every target input of (func, dtype) (thresholds, tail, near 0,
- * extremes), the near-zero subnormals and the smallest normals of both signs, and GS_V_RANDOM
- * values from gs_rng (cfg->seed): random bits, uniform on [-8, 8], the tail [-40, -3] and
+ * extremes; of the window around a zero of f, the GS_TARGET_BAND floats on each side), the
+ * near-zero subnormals and the smallest normals of both signs, and GS_V_RANDOM values from
+ * gs_rng (cfg->seed): random bits, uniform on [-8, 8], the tail [-40, -3] and
  * +-2^u for u in [-30, -1].  NaN and infinities only in the lane check, so that a
  * lane defect shows as lane_contamination only.
  * Scores: value findings, the distance in positions between the two outputs (+inf when one
@@ -209,8 +210,15 @@ static int build_pool(struct gs_vstate *v, struct gs_rng *g)
     v->base = malloc((t->n + GS_V_RANDOM + 16) * sizeof *v->base);
     if (v->pool == NULL || v->base == NULL)
         return 1;
-    for (size_t i = 0; i < t->n; i++)
+    for (size_t i = 0; i < t->n; i++) {
+        /* of the zero's window, the band of the other targets: the rest would outnumber
+           the pool's other inputs a dozen to one and cost a length-1 call each, for checks
+           that compare the kernel with itself */
+        if (t->has_zero && llabs(gs_pos(v->dt, t->x[i]) - gs_pos(v->dt, t->zero_x))
+                               > GS_TARGET_BAND)
+            continue;
         pool_add(v, t->x[i]);
+    }
     for (size_t i = 0; i < N_OF(near0); i++) {
         pool_add(v, gs_from_pos(v->dt, near0[i]));
         pool_add(v, gs_from_pos(v->dt, -near0[i]));
