@@ -12,7 +12,7 @@
 
 /* The members of a kernel object in the order run.c writes them. */
 static const char *const member_order[] = {
-    "adapter", "kernel", "description", "func", "dtype", "verdict", "fingerprint",
+    "adapter", "kernel", "id", "description", "func", "dtype", "verdict", "fingerprint",
     "targets", "vs_exact", "error", "suites",
 };
 #define N_MEMBERS (sizeof member_order / sizeof member_order[0])

@@ -216,9 +216,9 @@ bad_test(merge_deep 2 "merge|${bd}/deep.json|--json|${bd}/m.json"
     "[^\n]*/deep[.]json: line 1, column 2049: maximum parsing depth reached near '.'")
 
 # --- --baseline-tolerance ULPS[,FRACTION] and --adapter-name (docs/ci.md)
-bad_values(tolerance_ulps "${r}" baseline-tolerance "ULPS '[^']*' is not a finite number >= 0"
+bad_values(tolerance_ulps "run|--adapter|libm" baseline-tolerance "ULPS '[^']*' is not a finite number >= 0"
     "empty=" "word=many" "negative=-1" "inf=inf" "nan=nan,0.1" "comma_first=,0.5")
-bad_values(tolerance_fraction "${r}" baseline-tolerance "FRACTION '[^']*' is not a number in [[]0, 1[]]"
+bad_values(tolerance_fraction "run|--adapter|libm" baseline-tolerance "FRACTION '[^']*' is not a number in [[]0, 1[]]"
     "above_one=1,1.5" "negative=1,-0.1" "empty=2," "word=2,half")
 bad_test(adapter_name_first 2 "run|--adapter-name|x|--adapter|libm"
     "--adapter-name 'x' names the --adapter before it: give that first")
