@@ -135,6 +135,12 @@ static const struct row {
       "x/(1 + exp(-1.702x)): exp overflows to inf for x below about -52 (f32) and x/inf = 0 "
       "while x*sigmoid(1.702x) is still normal", "for x < 0 compute x*e/(1 + e) with "
       "e = exp(1.702x), which cannot overflow" } },
+    { K(GS_K_PREMATURE_FLUSH), hw_grad_zero, { "flush_grad_zero",
+      "the derivative passes through 0 at x* = -0.7518 (gelu_grad; -0.7525 for "
+      "gelu_tanh_grad), where Phi(x) + x phi(x) cancels: one rounding of either term is "
+      "larger than the true value, so 0 (or the wrong sign) comes out", "evaluate the sum in "
+      "a wider type and round once, or near x* use (x - x*) times a short Taylor series of "
+      "the derivative around x*" } },
     { K(GS_K_PREMATURE_FLUSH), hw_clamp, { "flush_clamp",
       "negative outputs became 0 for x > -5, far from any underflow: a max(y, 0) or "
       "ReLU-style clamp, or an approximation's piece that returns 0 too early",

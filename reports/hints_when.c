@@ -46,9 +46,12 @@ static int tanh_form(const struct hx *c)
 }
 
 int hw_other(const struct hx *c) { return other_formula(c); }
+/* the kernel has non-finite outputs, and the finding is not a derivative's noise next to its
+ * zero (-0.85 < x < -0.65: rounding there breaks monotonicity by itself) */
 int hw_nonfinite(const struct hx *c)
 {
-    return has(c, GS_K_NAN_OUTPUT) || has(c, GS_K_INF_OUTPUT);
+    int at_zero = grad(c) && c->has_x && c->x > -0.85 && c->x < -0.65;
+    return (has(c, GS_K_NAN_OUTPUT) || has(c, GS_K_INF_OUTPUT)) && !at_zero;
 }
 int hw_segv(const struct hx *c) { return in_detail(c, "SIGSEGV") || in_detail(c, "SIGBUS"); }
 int hw_fpe(const struct hx *c) { return in_detail(c, "SIGFPE"); }
@@ -59,7 +62,11 @@ int hw_is_nosqrt2(const struct hx *c) { return strcmp(c->detected, "gelu_nosqrt2
 int hw_is_silu(const struct hx *c) { return strcmp(c->detected, "silu") == 0; }
 int hw_tanh_gelu(const struct hx *c) { return tanh_form(c) && !grad(c); }
 /* a derivative below its zero (x < -0.7518): there the result is negative */
-int hw_grad_neg(const struct hx *c) { return grad(c) && c->has_x && c->x < -0.76; }
+/* below gelu_grad's zero x* = -0.75179152469356446, where GELU' < 0 */
+int hw_grad_neg(const struct hx *c)
+{
+    return grad(c) && c->has_x && c->x < -0.75179152469356446;
+}
 int hw_erf_deep(const struct hx *c) { return erf_form(c) && c->has_x && c->x < -5; }
 int hw_tanh_deep(const struct hx *c) { return tanh_form(c) && c->has_x && c->x < -1; }
 int hw_sigmoid_deep(const struct hx *c)
@@ -119,7 +126,11 @@ static int any_between(const struct hx *c, enum gs_kind k, double lo, double hi)
     return 0;
 }
 /* negative outputs set to 0 far from underflow: a clamp */
-int hw_clamped(const struct hx *c) { return any_between(c, GS_K_PREMATURE_FLUSH, -5, 0); }
+/* a derivative's flush next to its zero is cancellation (flush_grad_zero), not a clamp */
+int hw_clamped(const struct hx *c)
+{
+    return !grad(c) && any_between(c, GS_K_PREMATURE_FLUSH, -5, 0);
+}
 /* a positive subnormal result flushed: only FTZ/DAZ or a flushing conversion does that to
  * GELU(x) ~ x/2 */
 int hw_ftz_env(const struct hx *c) { return any_between(c, GS_K_FTZ, 0, INFINITY); }
