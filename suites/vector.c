@@ -214,9 +214,14 @@ static int build_pool(struct gs_vstate *v, struct gs_rng *g)
         /* of the zero's window, the band of the other targets: the rest would outnumber
            the pool's other inputs a dozen to one and cost a length-1 call each, for checks
            that compare the kernel with itself */
-        if (t->has_zero && llabs(gs_pos(v->dt, t->x[i]) - gs_pos(v->dt, t->zero_x))
-                               > GS_TARGET_BAND)
-            continue;
+        if (t->has_zero) {
+            /* the distance in positions, in unsigned arithmetic: +max and a negative zero_x
+               are further apart than int64_t holds in binary64 */
+            int64_t a = gs_pos(v->dt, t->x[i]), b = gs_pos(v->dt, t->zero_x);
+            uint64_t dist = a > b ? (uint64_t)a - (uint64_t)b : (uint64_t)b - (uint64_t)a;
+            if (dist > (uint64_t)GS_TARGET_BAND)
+                continue;
+        }
         pool_add(v, t->x[i]);
     }
     for (size_t i = 0; i < N_OF(near0); i++) {
