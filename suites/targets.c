@@ -266,9 +266,9 @@ static void push_band(struct list *l, enum geluref_dtype dt, uint64_t centre, in
 }
 
 /* +-SCAN floats around each threshold and the minimum, the zero's window (header); the first
- * and last ODD_TRAPS odd subnormals and odd
- * positions of the lowest normal binade (x/2 is a midpoint there); +-1, +-2, +-3; +-0, the
- * smallest subnormal, the smallest normal and the largest finite value, of both signs. */
+ * and last ODD_TRAPS odd subnormals and odd positions of the lowest normal binade (x/2 is a
+ * midpoint there); +-1, +-2, +-3; +-0, the smallest subnormal, the smallest normal and the
+ * largest finite value, of both signs. */
 static void build_list(struct list *l, const struct gs_targets *t, enum geluref_dtype dt)
 {
     const struct geluref_dtype_info *d = geluref_dtype_info(dt);
