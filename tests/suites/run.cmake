@@ -76,6 +76,10 @@ set_tests_properties(suites_run_mutants suites_run_fixture_strict PROPERTIES LAB
 # libm erf1p.f32: the flush near -5.54 beside the last non-zero -14.356067657470703
 run_test(libm_erf1p 1 "run|--adapter|libm|--kernel|erf1p.f32|--samples|20000|--threads|2"
     MODE erf1p)
+# libm grad_erfc.f32, the default run (ulp suite): the worst input is the float nearest the
+# zero of gelu_grad, a target, at more than 1e7 ulp
+run_test(libm_gradzero 1 "run|--adapter|libm|--kernel|grad_erfc.f32|--suite|ulp|--threads|2"
+    MODE gradzero)
 # the result does not depend on --threads (everything but "timing")
 run_test(threads_same 1 "run|--adapter|libm|--adapter|mutants|--kernel|erf1p.f32|--kernel|nosqrt2.f32|--kernel|lane_nan8.f32|--samples|5000|--threads|1"
     ARGS2 "run|--adapter|libm|--adapter|mutants|--kernel|erf1p.f32|--kernel|nosqrt2.f32|--kernel|lane_nan8.f32|--samples|5000|--threads|2"
