@@ -26,6 +26,14 @@ static inline const struct gelucheck_kernel *gc_kernel_at(const struct gelucheck
                                                           i * p->kernel_size);
 }
 
+/* Files that come with gelucheck (home.c): REL found in the running program's folder or a
+ * few folders above it, the same in an install and in the build tree; 0, or -1 when not. */
+int gc_home_find(const char *rel, char *path, size_t size);
+/* A built-in's command template (gc_builtin_config.h), each @REL@ replaced by the quoted path
+ * gc_home_find gives; *out to be freed.  GC_E_LOAD naming who and REL when it is missing. */
+enum gc_status gc_home_command(const char *tmpl, const char *who, char **out, char *msg,
+                               size_t msize);
+
 /* snprintf into msg; nothing when msg is NULL or size 0. */
 void gc_msg(char *msg, size_t size, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -48,7 +48,13 @@ static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
 
     snprintf(who, sizeof who, "built-in adapter '%s'", b->name);
     if (b->command) {
-        return gc_exec_open(b->command, spec, opt, out, msg, size); /* named by the spec */
+        char *cmd;
+        enum gc_status st = gc_home_command(b->command, who, &cmd, msg, size);
+        if (st != GC_OK)
+            return st;
+        st = gc_exec_open(cmd, spec, opt, out, msg, size); /* named by the spec */
+        free(cmd);
+        return st;
     }
     if (!b->entry) {
         gc_msg(msg, size, "%s is not in this build (%s)", who, b->skipped ? b->skipped : "skipped");
@@ -71,7 +77,8 @@ static enum gc_status open_onnx(const char *model, const char *spec,
                                 char *msg, size_t size)
 {
     const struct gc_builtin *ort = builtin_named("onnxruntime");
-    const char *base = ort ? ort->command : NULL, *func = opt->func ? opt->func : "gelu";
+    const char *func = opt->func ? opt->func : "gelu";
+    char *base = NULL;
     enum geluref_func f;
     char safe[256];
 
@@ -84,22 +91,29 @@ static enum gc_status open_onnx(const char *model, const char *spec,
                gc_safe(safe, sizeof safe, spec, 200), func);
         return GC_E_SPEC;
     }
-    if (!base) {
+    if (!ort || !ort->command) {
         gc_msg(msg, size, "adapter '%s': ONNX Runtime is not in this build (%s)",
                gc_safe(safe, sizeof safe, spec, 200),
                ort && ort->skipped ? ort->skipped : "skipped");
         return GC_E_LOAD;
     }
+    char who[300];
+    snprintf(who, sizeof who, "adapter '%s'", gc_safe(safe, sizeof safe, spec, 200));
+    enum gc_status hs = gc_home_command(ort->command, who, &base, msg, size);
+    if (hs != GC_OK)
+        return hs;
     /* The model path in single quotes for /bin/sh, each ' written as '\'' */
     size_t n = strlen(base) + strlen(" --model '' --func ") + strlen(func) + 1;
     for (const char *p = model; *p; p++)
         n += *p == '\'' ? 4 : 1;
     char *cmd = malloc(n);
     if (!cmd) {
+        free(base);
         gc_msg(msg, size, "adapter '%s': out of memory", spec);
         return GC_E_NOMEM;
     }
     char *w = cmd + sprintf(cmd, "%s --model '", base);
+    free(base);
     for (const char *p = model; *p; p++)
         w = *p == '\'' ? (memcpy(w, "'\\''", 4), w + 4) : (*w = *p, w + 1);
     sprintf(w, "' --func %s", func);

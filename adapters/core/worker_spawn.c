@@ -3,7 +3,6 @@
 #define _GNU_SOURCE /* pipe2, memfd_create */
 #include <errno.h>
 #include <fcntl.h>
-#include <libgen.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -26,7 +25,6 @@ static int executable(const char *p)
 int gc_worker_find(char *path, size_t size, char *msg, size_t msize)
 {
     const char *env = getenv("GELUCHECK_WORKER");
-    char self[4096], dir[4096];
 
     if (env && env[0]) {
         snprintf(path, size, "%s", env);
@@ -35,26 +33,14 @@ int gc_worker_find(char *path, size_t size, char *msg, size_t msize)
         gc_msg(msg, msize, "GELUCHECK_WORKER '%s' is not an executable file", env);
         return -1;
     }
-    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n > 0) {
-        self[n] = '\0';
-        snprintf(dir, sizeof dir, "%s", dirname(self));
-        snprintf(path, size, "%s/%s", dir, GC_WORKER_NAME);
-        if (executable(path))
-            return 0;
-        snprintf(path, size, "%s/../libexec/gelucheck/%s", dir, GC_WORKER_NAME);
-        if (executable(path))
-            return 0;
-    }
-    snprintf(path, size, "%s", GC_WORKER_BUILD_PATH);
-    if (executable(path))
+    /* next to the program, else GC_WORKER_REL (e.g. libexec/gelucheck/gelucheck-worker) in
+     * the program's folder or above it, the installed layout that the build tree mirrors */
+    if ((gc_home_find(GC_WORKER_NAME, path, size) == 0 ||
+         gc_home_find(GC_WORKER_REL, path, size) == 0) && executable(path))
         return 0;
-    snprintf(path, size, "%s", GC_WORKER_INSTALL_PATH);
-    if (executable(path))
-        return 0;
-    gc_msg(msg, msize, "cannot find %s (looked at $GELUCHECK_WORKER, next to the program, in "
-           "../libexec/gelucheck, %s and %s); set GELUCHECK_WORKER or use --isolation none",
-           GC_WORKER_NAME, GC_WORKER_BUILD_PATH, GC_WORKER_INSTALL_PATH);
+    gc_msg(msg, msize, "cannot find %s (looked at $GELUCHECK_WORKER, next to the program and "
+           "for %s in and above its folder); set GELUCHECK_WORKER or use --isolation none",
+           GC_WORKER_NAME, GC_WORKER_REL);
     return -1;
 }
 

@@ -19,7 +19,13 @@
 
 #include <gelucheck/plugin.h>
 
+#ifndef EXAMPLE_REGRESSED
 #define SQRT1_2 0.70710678118654752440  /* 1/sqrt(2) */
+#else
+/* What a regression looks like (CMakeLists.txt: -DEXAMPLE_REGRESSED=ON): 1/sqrt(2) cut to
+ * four digits, 1e-5 off, so every kernel is hundreds of ulps off and fails any policy. */
+#define SQRT1_2 0.7071
+#endif
 #define SQRT_2_PI 0.79788456080286535588 /* sqrt(2/pi) */
 
 struct ctx {
