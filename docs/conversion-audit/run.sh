@@ -7,7 +7,7 @@
 #    Runtime runs the export (onnx:), all six suites, into OUTDIR/torch-A.json and
 #    OUTDIR/onnx-A.json;
 # 3. gelucheck compare puts the four side by side: OUTDIR/compare/compare.md (and .html).
-# GELUCHECK defaults to build/default/cli/gelucheck.  Needs Debian's /usr/bin/python3 with
+# GELUCHECK defaults to build/default/cli/gelucheck, else gelucheck on PATH.  Needs Debian's /usr/bin/python3 with
 # python3-torch and the onnxruntime adapter (scripts/setup installs both).  Exit 0 when the
 # comparison was written; a kernel failing the policy is a finding, not an error.
 set -euo pipefail
@@ -18,7 +18,9 @@ if (($# < 1 || $# > 2)); then
     exit 2
 fi
 out=$1
-gelucheck=${2:-$root/build/default/cli/gelucheck}
+default=$root/build/default/cli/gelucheck # in the source tree; else the gelucheck on PATH
+[[ -x $default ]] || default=$(command -v gelucheck || echo "$default")
+gelucheck=${2:-$default}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
