@@ -8,22 +8,13 @@
 #   3. a section naming an adapter of the run but no kernel of it is a usage error (exit 2)
 #      naming the policy, the line and the kernel;
 #   4. --resume refuses a result judged under another kernel section.
-# -DEXE -DDIR -DPY (/usr/bin/python3, "" to skip validation) -DVALIDATE -DSCHEMA
+# -DEXE -DDIR -DPY (/usr/bin/python3) -DVALIDATE ("" to skip validation) -DSCHEMA
+include(${CMAKE_CURRENT_LIST_DIR}/../check_lib.cmake)
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 set(common run --adapter libm --kernel erfc.f32 --kernel erf1p.f32 --suite ulp
     --samples 3000 --threads 1 --progress never)
 
-function(run name want)
-    execute_process(COMMAND "${EXE}" ${ARGN} WORKING_DIRECTORY "${DIR}"
-        RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    set(ctx "${name}: gelucheck ${ARGN}\n--- stdout:\n${out}--- stderr:\n${err}")
-    if(NOT rc STREQUAL "${want}")
-        message(FATAL_ERROR "exit status ${rc}, want ${want}: ${ctx}")
-    endif()
-    set(err "${err}" PARENT_SCOPE)
-    set(ctx "${ctx}" PARENT_SCOPE)
-endfunction()
 
 # ulp_exceeded findings of the kernel with identity id in result file f
 function(ulp_exceeded f id var)
@@ -58,7 +49,7 @@ file(WRITE "${DIR}/p.ini" "[policy]\nbase = default\n[gelu.f32]\nmax_ulp = inf\n
     "[kernel libm/erfc.f32]\nmax_ulp = 0\n")
 
 # --- 1. the section judges its kernel alone
-run(section 1 ${common} --policy p.ini --json r1.json)
+check_run(section 1 ${common} --policy p.ini --json r1.json)
 ulp_exceeded(r1.json libm/erfc.f32 n_erfc)
 ulp_exceeded(r1.json libm/erf1p.f32 n_erf1p)
 if(n_erfc LESS 10 OR NOT n_erf1p EQUAL 0)
@@ -76,16 +67,10 @@ if(NOT n EQUAL 1 OR NOT name STREQUAL "libm/erfc.f32" OR NOT mu EQUAL 0 OR
     message(FATAL_ERROR "policy.kernel_values ${kv}, gelu.f32 max_ulp ${gu}: want only "
         "libm/erfc.f32 with max_ulp 0, and inf for gelu.f32")
 endif()
-if(PY)
-    execute_process(COMMAND "${PY}" "${VALIDATE}" "${SCHEMA}" "${DIR}/r1.json"
-        RESULT_VARIABLE rc ERROR_VARIABLE e)
-    if(NOT rc EQUAL 0)
-        message(FATAL_ERROR "r1.json does not validate:\n${e}")
-    endif()
-endif()
+check_validate("${SCHEMA}" "${DIR}/r1.json")
 
 # --- 2. by identity: another adapter name, the section applies to nothing and says so
-run(renamed 1 ${common} --adapter-name other --policy p.ini --json r2.json)
+check_run(renamed 1 ${common} --adapter-name other --policy p.ini --json r2.json)
 ulp_exceeded(r2.json other/erfc.f32 n2)
 if(NOT n2 EQUAL 0)
     message(FATAL_ERROR "other/erfc.f32 has ${n2} ulp_exceeded: the section matched it")
@@ -101,7 +86,7 @@ endif()
 
 # --- 3. a misspelt kernel of an adapter of the run: a usage error
 file(WRITE "${DIR}/typo.ini" "[gelu.f32]\nmax_ulp = 8\n[kernel libm/erfc.f23]\nmax_ulp = 1\n")
-run(typo 2 ${common} --policy typo.ini)
+check_run(typo 2 ${common} --policy typo.ini)
 if(NOT err MATCHES "^gelucheck: error: policy 'typo[.]ini' line 3: [[]kernel libm/erfc[.]f23[]]: adapter 'libm' has no kernel 'erfc[.]f23' [(]'gelucheck list --adapter libm' lists them[)]\n$")
     message(FATAL_ERROR "typo: ${ctx}")
 endif()
@@ -112,7 +97,7 @@ string(JSON doc SET "${doc}" complete false)
 file(WRITE "${DIR}/r1_cut.json" "${doc}")
 file(WRITE "${DIR}/p.ini" "[policy]\nbase = default\n[gelu.f32]\nmax_ulp = inf\n"
     "[kernel libm/erfc.f32]\nmax_ulp = 2\n")
-run(resume 2 ${common} --policy p.ini --json r1.json --resume r1_cut.json)
+check_run(resume 2 ${common} --policy p.ini --json r1.json --resume r1_cut.json)
 if(NOT err MATCHES "--resume 'r1_cut[.]json': a result of another policy: the values for kernel 'libm/erfc[.]f32' differ from this run's")
     message(FATAL_ERROR "resume: ${ctx}")
 endif()

@@ -169,11 +169,7 @@ cli_test(run_vs_exact 1 "run|--adapter|libm|--kernel|tanh.bf16|--suite|ulp|--thr
 
 # [kernel ADAPTER/KERNEL] policy sections: one kernel judged by its own values, matched by
 # identity; a misspelt kernel refused; --resume sees a changed section
-set(pk_py "")
-if(run_validate)
-    set(pk_py /usr/bin/python3)
-endif()
 add_test(NAME suites_run_policy_kernel
     COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gelucheck> -DDIR=${CMAKE_CURRENT_BINARY_DIR}/policy_kernel
-            -DPY=${pk_py} -DVALIDATE=${run_validate} -DSCHEMA=${run_schema}
+            -DPY=/usr/bin/python3 -DVALIDATE=${run_validate} -DSCHEMA=${run_schema}
             -P ${CMAKE_CURRENT_LIST_DIR}/policy_kernel_check.cmake)
