@@ -102,6 +102,42 @@ static int check_names(const struct run_args *r, struct run_adapter *ad)
     return 0;
 }
 
+/* Each [kernel ADAPTER/KERNEL] section of the policy file names a kernel: one whose ADAPTER
+ * is an adapter of this run must name one of its kernels (a misspelt section would leave the
+ * kernel judged by the general values unseen: a usage error); one naming no adapter of this
+ * run is a warning (a policy file may serve several runs).  0, or -1 after a message. */
+static int check_policy_kernels(const struct run_args *r, const struct run_adapter *ad)
+{
+    const struct gs_policy *p = r->cfg.policy;
+    for (size_t i = 0; i < gs_policy_kernel_count(p); i++) {
+        int line = 0;
+        const char *id = gs_policy_kernel_id(p, i, &line), *slash = strchr(id, '/');
+        size_t alen = (size_t)(slash - id);
+        const struct run_adapter *match = NULL;
+        for (size_t s = 0; !match && s < r->n_specs; s++)
+            if (strlen(ad[s].id) == alen && strncmp(ad[s].id, id, alen) == 0)
+                match = &ad[s];
+        if (!match) {
+            fprintf(stderr, "gelucheck: warning: policy '%s' line %d: [kernel %s]: no adapter "
+                    "of this run is named '%.*s'; the section applies to nothing\n",
+                    gs_policy_name(p), line, id, (int)alen, id);
+            continue;
+        }
+        if (!match->a)
+            continue; /* not loaded: its own error */
+        int found = 0;
+        for (size_t k = 0; !found && k < match->a[0]->n_kernels; k++)
+            found = strcmp(match->a[0]->kernels[k].name, slash + 1) == 0;
+        if (!found) {
+            cli_error("policy '%s' line %d: [kernel %s]: adapter '%s' has no kernel '%s' "
+                      "('gelucheck list --adapter %s' lists them)", gs_policy_name(p), line,
+                      id, match->spec, slash + 1, match->spec);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 static int selected(const struct run_args *r, const struct gc_kernel *k)
 {
     int named = r->n_kernels == 0;
@@ -307,7 +343,7 @@ int run_execute(struct run_args *r)
         for (size_t i = 0; i < ad[s].a[0]->n_kernels; i++)
             n_sel += (size_t)selected(r, &ad[s].a[0]->kernels[i]);
     }
-    if (check_names(r, ad)) {
+    if (check_names(r, ad) || check_policy_kernels(r, ad)) {
         rc = CLI_EXIT_USAGE;
         goto out;
     }

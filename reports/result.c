@@ -125,7 +125,8 @@ static enum gs_verdict verdict_of(const json_t *o)
     return GS_ERROR; /* not one of ours: treat as the worst */
 }
 
-/* "policy"."values": the effective values for every (func, dtype) present, in enum order. */
+/* "policy"."values": the effective values for every (func, dtype) present, in enum order;
+ * "policy"."kernel_values": those of each kernel that has a [kernel ID] section. */
 static void policy_values(json_t *doc, const struct gs_policy *policy)
 {
     json_t *vals = json_object_get(json_object_get(doc, "policy"), "values");
@@ -149,6 +150,25 @@ static void policy_values(json_t *doc, const struct gs_policy *policy)
             snprintf(key, sizeof key, "%s.%s", fn, dn);
             json_object_set_new(vals, key, gs_policy_values_json(&v));
         }
+    /* "policy"."kernel_values": for each kernel a [kernel ID] section applies to, its values
+       (present only when one does: results of policies without such sections are as before) */
+    size_t i;
+    json_t *k, *kv = json_object();
+    json_array_foreach(kernels, i, k) {
+        enum geluref_func f;
+        enum geluref_dtype dt;
+        struct gs_policy_values v;
+        const char *id = json_string_value(json_object_get(k, "id"));
+        if (policy && id && kv &&
+            geluref_func_from_name(json_string_value(json_object_get(k, "func")), &f) == 0 &&
+            geluref_dtype_from_name(json_string_value(json_object_get(k, "dtype")), &dt) == 0 &&
+            gs_policy_resolve_kernel(policy, id, f, dt, &v))
+            json_object_set_new(kv, id, gs_policy_values_json(&v));
+    }
+    if (kv && json_object_size(kv) > 0)
+        json_object_set_new(json_object_get(doc, "policy"), "kernel_values", kv);
+    else
+        json_decref(kv);
 }
 
 /* Adds each suite's finding counts of kernel k into counts[kind]. */

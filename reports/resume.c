@@ -55,7 +55,8 @@ static int same_command(const json_t *old, const json_t *now, const char *path, 
     }
 }
 
-/* Every "policy"."values" entry of old equals what policy gives now. */
+/* Every "policy"."values" entry of old equals what policy gives now, and so do the values
+ * each kernel of old was judged by. */
 static int same_policy(const json_t *old, const struct gs_policy *policy, const char *path,
                        char *msg, size_t size)
 {
@@ -85,6 +86,37 @@ static int same_policy(const json_t *old, const struct gs_policy *policy, const 
         if (!ok) {
             snprintf(msg, size, "--resume '%s': a result of another policy: its values for "
                      "'%.40s' differ from this run's", path, key);
+            return -1;
+        }
+    }
+    /* each kernel judged: the values it was judged by (its [kernel ID] section's, else its
+       (func, dtype)'s) are those it gets now, so that a section added or changed since is
+       seen */
+    size_t i;
+    json_t *k;
+    const json_t *pol = json_object_get(old, "policy");
+    json_array_foreach(json_object_get(old, "kernels"), i, k) {
+        const char *id = json_string_value(json_object_get(k, "id"));
+        const char *fn = json_string_value(json_object_get(k, "func"));
+        const char *dn = json_string_value(json_object_get(k, "dtype"));
+        enum geluref_func f;
+        enum geluref_dtype dt;
+        struct gs_policy_values pv;
+        char fd[64];
+        if (!id || geluref_func_from_name(fn, &f) || geluref_dtype_from_name(dn, &dt))
+            continue; /* no identity: judged by its (func, dtype), compared above */
+        snprintf(fd, sizeof fd, "%s.%s", fn, dn);
+        const json_t *then = json_object_get(json_object_get(pol, "kernel_values"), id);
+        if (!then)
+            then = json_object_get(json_object_get(pol, "values"), fd);
+        gs_policy_resolve_kernel(policy, id, f, dt, &pv);
+        json_t *now = gs_policy_values_json(&pv);
+        int same = equal(now, then);
+        json_decref(now);
+        if (!same) {
+            snprintf(msg, size, "--resume '%s': a result of another policy: the values for "
+                     "kernel '%.200s' differ from this run's (a [kernel] section added or "
+                     "changed)", path, id);
             return -1;
         }
     }

@@ -62,8 +62,8 @@ def section_minus_inf(kernels, out):
     rows = [(k, special_row(k, '-inf')) for k in kernels]
     rows = [(k, r) for k, r in rows if r]
     out.append('## x = -inf\n')
-    out.append('DESIGN.md section 2: gelu, its approximations and the grads give -0 there, '
-               'normcdf and normpdf +0, erf -1, erfc 2.\n')
+    out.append('The reference\'s conventions: gelu, its approximations and the grads give -0 '
+               'there, normcdf and normpdf +0, erf -1, erfc 2.\n')
     out.append('| adapter | kernels | right | NaN | other wrong value |')
     out.append('|---|--:|--:|--:|--:|')
     for ad in dict.fromkeys(k['adapter'] for k, _ in rows):

@@ -33,7 +33,11 @@ int gs_ctx_init(struct gs_ctx *c, const struct gs_config *cfg, const struct gs_t
     c->func = k->func;
     c->dt = k->dtype;
     c->elem = k->elem_size;
-    gs_policy_resolve(cfg->policy, c->func, c->dt, &c->pv);
+    /* the kernel's identity ADAPTER/KERNEL, as kernel_head (run.c) records it */
+    const char *aid = t->adapter_id ? t->adapter_id : k->adapter ? k->adapter->ident : NULL;
+    char id[400];
+    snprintf(id, sizeof id, "%s/%s", aid ? aid : "", k->name);
+    gs_policy_resolve_kernel(cfg->policy, aid ? id : NULL, c->func, c->dt, &c->pv);
     c->ref = calloc(t->n_threads, sizeof *c->ref);
     if (c->ref == NULL)
         goto nomem;

@@ -14,10 +14,10 @@ static const char *const builtin_names[GS_PB_N + 1] = {
 /* Built-ins are static: gs_policy_builtin() never allocates, gs_policy_free() ignores them,
  * so a caller may free what it got or not. */
 static struct gs_policy builtins[GS_PB_N] = {
-    { GS_PB_STRICT, "strict", 1, NULL, NULL },
-    { GS_PB_FAITHFUL, "faithful", 1, NULL, NULL },
-    { GS_PB_DEFAULT, "default", 1, NULL, NULL },
-    { GS_PB_LENIENT, "lenient", 1, NULL, NULL },
+    { GS_PB_STRICT, "strict", 1, NULL, NULL, NULL, 0 },
+    { GS_PB_FAITHFUL, "faithful", 1, NULL, NULL, NULL, 0 },
+    { GS_PB_DEFAULT, "default", 1, NULL, NULL, NULL, 0 },
+    { GS_PB_LENIENT, "lenient", 1, NULL, NULL, NULL, 0 },
 };
 
 static const char *const pkey_names[GS_PK_SEVERITY] = {
@@ -66,6 +66,7 @@ void gs_policy_free(struct gs_policy *p)
         return;
     free(p->name_buf);
     free(p->sec);
+    free(p->kern);
     free(p);
 }
 
@@ -159,6 +160,32 @@ void gs_policy_resolve(const struct gs_policy *p, enum geluref_func f, enum gelu
         apply(v, &p->sec[GS_PS_FUNC + (f - 1)]);
     if (has_f && has_dt)
         apply(v, &p->sec[GS_PS_FUNC_DTYPE + (f - 1) * GS_PS_DTYPES + (dt - 1)]);
+}
+
+int gs_policy_resolve_kernel(const struct gs_policy *p, const char *id, enum geluref_func f,
+                             enum geluref_dtype dt, struct gs_policy_values *v)
+{
+    gs_policy_resolve(p, f, dt, v);
+    for (size_t i = 0; id != NULL && i < p->n_kern; i++)
+        if (strcmp(p->kern[i].id, id) == 0) { /* ids are unique: the reader merges repeats */
+            apply(v, &p->kern[i].s);
+            return 1;
+        }
+    return 0;
+}
+
+size_t gs_policy_kernel_count(const struct gs_policy *p)
+{
+    return p != NULL ? p->n_kern : 0;
+}
+
+const char *gs_policy_kernel_id(const struct gs_policy *p, size_t i, int *line)
+{
+    if (p == NULL || i >= p->n_kern)
+        return NULL;
+    if (line != NULL)
+        *line = p->kern[i].line;
+    return p->kern[i].id;
 }
 
 static json_t *limit_json(double x, int integer)

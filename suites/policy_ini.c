@@ -7,8 +7,10 @@
  * drops leading blanks, so inih's continuation lines (an indented line continues the previous
  * value) never happen and indentation is free, and it checks section headers as they come
  * (inih hands the handler only keys, so an empty unknown section would pass unseen).
- * Storage is fixed (one struct per possible section, GS_PS_N), so a hostile file with a
- * million section headers costs time linear in its size and no memory. */
+ * Storage is fixed (one struct per possible section, GS_PS_N) but for the [kernel ID] sections,
+ * at most GS_PS_KERNELS_MAX of them (a header naming one already seen adds to it), so a
+ * hostile file with a million section headers costs time linear in its size and bounded
+ * memory. */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -20,6 +22,8 @@
 
 #include "policy_priv.h"
 
+enum { CUR_NONE = -2, CUR_POLICY = -1, CUR_KERNEL = GS_PS_N };
+
 struct ini_state {
     FILE *fp;
     const char *path;
@@ -27,6 +31,12 @@ struct ini_state {
     int line;          /* lines handed to inih so far: the one it is parsing */
     int read_errno;    /* getc failed (EISDIR for a directory): errno, else 0 */
     int other_seen;    /* a section other than [policy] was seen */
+    /* the section the keys that follow belong to, as the reader saw its header (inih hands
+       the handler a section name cut at its own buffer's 50 bytes, too short for a
+       [kernel ADAPTER/KERNEL] header): cur_sec GS_PS_* index, CUR_POLICY, or CUR_KERNEL +
+       the kernel section's index; CUR_NONE before the first header */
+    int cur_sec;
+    char cur_name[300];
     int base_line;     /* line of [policy] base, 0 if none */
     int err_line;      /* line of our first error, 0 if none */
     char msg[512];
@@ -95,10 +105,58 @@ static int section_index(const char *s)
     return GS_PS_FUNC_DTYPE + (f - 1) * GS_PS_DTYPES + (dt - 1);
 }
 
+/* The [kernel ID] section named by a header's text "kernel ID" (ID = ADAPTER/KERNEL, each
+ * part 1 to 128 of [A-Za-z0-9_.-], blanks between "kernel" and ID): *id points at ID.
+ * 1 when name is such a header, 0 when it does not start with the word kernel, -1 when it
+ * does but ID is malformed. */
+static int kernel_header(const char *name, const char **id)
+{
+    static const char chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                "0123456789_.-";
+    if (strncmp(name, "kernel", 6) != 0 || (name[6] != '\0' && name[6] != ' ' &&
+                                            name[6] != '\t'))
+        return 0;
+    const char *s = name + 6 + strspn(name + 6, " \t");
+    size_t a = strspn(s, chars);
+    size_t k = s[a] == '/' ? strspn(s + a + 1, chars) : 0;
+    *id = s;
+    return a >= 1 && a <= 128 && k >= 1 && k <= 128 && s[a + 1 + k] == '\0' ? 1 : -1;
+}
+
+/* The kernel section of id, added when not there yet, made the current section; NULL when
+ * it cannot be added (st has the error then). */
+static struct gs_policy_section *kernel_section(struct ini_state *st, const char *id)
+{
+    struct gs_policy *p = st->p;
+    for (size_t i = 0; i < p->n_kern; i++)
+        if (strcmp(p->kern[i].id, id) == 0) {
+            st->cur_sec = CUR_KERNEL + (int)i;
+            return &p->kern[i].s;
+        }
+    if (p->n_kern == GS_PS_KERNELS_MAX) {
+        fail(st, "more than %d [kernel ADAPTER/KERNEL] sections", GS_PS_KERNELS_MAX);
+        return NULL;
+    }
+    struct gs_policy_kernel *k = realloc(p->kern, (p->n_kern + 1) * sizeof *k);
+    if (k == NULL) {
+        fail(st, "out of memory");
+        return NULL;
+    }
+    p->kern = k;
+    k += p->n_kern++;
+    memset(k, 0, sizeof *k);
+    snprintf(k->id, sizeof k->id, "%s", id); /* fits: 128 + 1 + 128 bytes */
+    k->line = st->line;
+    st->cur_sec = CUR_KERNEL + (int)(p->n_kern - 1);
+    return &k->s;
+}
+
 /* A section header line "[name]" (blanks and a ; or # comment may follow). */
 static void check_section(struct ini_state *st, char *line)
 {
     char q[QUOTE_SIZE];
+    const char *id;
+    int kh;
     char *end = strchr(line, ']');
     if (end == NULL)
         return; /* inih reports it: a syntax error */
@@ -109,14 +167,28 @@ static void check_section(struct ini_state *st, char *line)
     }
     *end = '\0';
     const char *name = line + 1;
+    snprintf(st->cur_name, sizeof st->cur_name, "%s", name);
+    st->cur_sec = CUR_NONE;
     if (strcmp(name, "policy") == 0) {
+        st->cur_sec = CUR_POLICY;
         if (st->other_seen)
             fail(st, "[policy] must be the first section");
+    } else if ((kh = kernel_header(name, &id)) < 0) {
+        fail(st, "bad section [%s]: expected [kernel ADAPTER/KERNEL], a kernel's identity "
+                 "as in a result's \"id\" (each part 1 to 128 of [A-Za-z0-9_.-])",
+             quote(q, name));
+    } else if (kh > 0) {
+        st->other_seen = 1;
+        kernel_section(st, id); /* sets cur_sec */
     } else if (section_index(name) < 0) {
-        fail(st, "unknown section [%s] (expected [policy], [all], [DTYPE], [FUNC] or "
-                 "[FUNC.DTYPE])", quote(q, name));
+        const char *slash = strchr(name, '/');
+        fail(st, "unknown section [%s] (expected [policy], [all], [DTYPE], [FUNC], "
+                 "[FUNC.DTYPE] or [kernel ADAPTER/KERNEL]%s%s%s)", quote(q, name),
+             slash ? "; for one kernel: [kernel " : "", slash ? quote(q, name) : "",
+             slash ? "]" : "");
     } else {
         st->other_seen = 1;
+        st->cur_sec = section_index(name);
     }
     *end = ']';
 }
@@ -332,14 +404,18 @@ static int handler(void *user, const char *section, const char *name, const char
     struct ini_state *st = user;
     if (st->err_line != 0)
         return 0;
-    if (section[0] == '\0') {
+    if (st->cur_sec == CUR_NONE) {
         fail(st, "key '%s' outside any section", quote(q, name));
         return 0;
     }
-    if (strcmp(section, "policy") == 0)
+    (void)section; /* cut at 50 bytes by inih: the reader's cur_sec and cur_name instead */
+    if (st->cur_sec == CUR_POLICY)
         return policy_key(st, name, value);
-    int idx = section_index(section);
-    if (idx < 0) { /* not expected: the reader checked every header */
+    struct gs_policy_section *s = st->cur_sec >= CUR_KERNEL
+                                      ? &st->p->kern[st->cur_sec - CUR_KERNEL].s
+                                  : st->cur_sec >= 0 ? &st->p->sec[st->cur_sec] : NULL;
+    section = st->cur_name;
+    if (s == NULL) { /* not expected: the reader checked every header */
         fail(st, "unknown section [%s]", quote(q, section));
         return 0;
     }
@@ -358,7 +434,6 @@ static int handler(void *user, const char *section, const char *name, const char
                  "fail", name, section);
         return 0;
     }
-    struct gs_policy_section *s = &st->p->sec[idx];
     if (s->set[key]) {
         fail(st, "duplicate key '%s' in [%s] (first set on line %d)", name, section,
              s->line[key]);
@@ -412,6 +487,7 @@ struct gs_policy *gs_policy_load(const char *path, char *msg, size_t size)
     }
     st->fp = fp;
     st->path = path;
+    st->cur_sec = CUR_NONE;
     st->p = p;
     int ret = ini_parse_stream(read_line, st, handler, st);
     fclose(fp);

@@ -45,12 +45,22 @@ struct gs_policy_section {
     struct gs_policy_values v;
 };
 
+/* A section [kernel ADAPTER/KERNEL]: one kernel's overrides, applied after every other. */
+#define GS_PS_KERNELS_MAX 1024 /* kernel sections a file may have (a hostile file's bound) */
+struct gs_policy_kernel {
+    char id[260];                      /* ADAPTER/KERNEL, each part [A-Za-z0-9_.-]{1,128} */
+    int line;                          /* of its first header */
+    struct gs_policy_section s;
+};
+
 struct gs_policy {
     int base;                          /* GS_PB_*: the built-in overridden */
     const char *name;                  /* the built-in's name or name_buf */
     int is_builtin;                    /* static storage: gs_policy_free leaves it alone */
     char *name_buf;                    /* owned: a file's base name */
     struct gs_policy_section *sec;     /* GS_PS_N entries (owned), NULL for a built-in */
+    struct gs_policy_kernel *kern;     /* n_kern kernel sections (owned), in file order */
+    size_t n_kern;
 };
 
 /* The built-in's values for dt (the f64 column for an unknown dtype). */

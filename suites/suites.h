@@ -243,6 +243,14 @@ const char *gs_policy_name(const struct gs_policy *p); /* "default", or the file
  * order of specificity ([all], [DTYPE], [FUNC], [FUNC.DTYPE]). */
 void gs_policy_resolve(const struct gs_policy *p, enum geluref_func f, enum geluref_dtype dt,
                        struct gs_policy_values *v);
+/* As gs_policy_resolve, then the file's [kernel ID] section when it has one for id, the
+ * kernel's identity ADAPTER/KERNEL (id NULL: none).  Returns whether such a section applied. */
+int gs_policy_resolve_kernel(const struct gs_policy *p, const char *id, enum geluref_func f,
+                             enum geluref_dtype dt, struct gs_policy_values *v);
+/* The [kernel ID] sections of a policy file, in file order: how many, and the i-th's ID and
+ * the line of its header (for messages about a section that matches no kernel). */
+size_t gs_policy_kernel_count(const struct gs_policy *p);
+const char *gs_policy_kernel_id(const struct gs_policy *p, size_t i, int *line);
 /* The values as a JSON object of key -> value (strings "fail"/"warn"/"ignore", numbers,
  * "inf" for INFINITY, true/false, "all"/"normal", "exact"/"any", "fail"/"allow"). */
 json_t *gs_policy_values_json(const struct gs_policy_values *v);

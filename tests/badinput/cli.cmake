@@ -162,7 +162,7 @@ bad_test(merge_json_empty 2 "merge|${bd}/empty.json|--json="
 # --- policy INI files (--policy FILE): exit 2 with FILE:LINE and the problem
 set(r "run|--adapter|libm|--kernel|erf1p.f16|--suite|special|--policy")
 bad_test(policy_unknown_section 2 "${r}|${bd}/unknown_section.ini"
-    "[^\n]*/unknown_section[.]ini:1: unknown section [[]gelu[.]f33[]] [(]expected [[]policy[]], [[]all[]], [[]DTYPE[]], [[]FUNC[]] or [[]FUNC[.]DTYPE[]][)]")
+    "[^\n]*/unknown_section[.]ini:1: unknown section [[]gelu[.]f33[]] [(]expected [[]policy[]], [[]all[]], [[]DTYPE[]], [[]FUNC[]], [[]FUNC[.]DTYPE[]] or [[]kernel ADAPTER/KERNEL[]][)]")
 bad_test(policy_unknown_key 2 "${r}|${bd}/unknown_key.ini"
     "[^\n]*/unknown_key[.]ini:3: unknown key 'max_ulps' in [[]all[]] [(]did you mean 'max_ulp'[?][)]")
 bad_test(policy_bad_value 2 "${r}|${bd}/bad_value.ini"

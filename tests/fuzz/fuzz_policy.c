@@ -41,6 +41,18 @@ static void use_policy(const struct gs_policy *p)
             json_decref(j);
         }
     }
+    /* each [kernel ID] section: a well-formed identity that resolves to its own values */
+    for (size_t i = 0; i < gs_policy_kernel_count(p); i++) {
+        int line = 0;
+        const char *id = gs_policy_kernel_id(p, i, &line);
+        const char *slash = id ? strchr(id, '/') : NULL;
+        if (!id || !slash || slash == id || !slash[1] || strchr(slash + 1, '/') || line < 1)
+            fuzz_fail(T, "kernel section %zu: id '%s' line %d", i, id ? id : "(null)", line);
+        struct gs_policy_values v;
+        if (!gs_policy_resolve_kernel(p, id, GELUREF_GELU, GELUREF_F32, &v))
+            fuzz_fail(T, "kernel section '%s' does not apply to its own id", id);
+        check_values(&v, GELUREF_GELU, GELUREF_F32);
+    }
     if (gs_policy_name(p) == NULL)
         fuzz_fail(T, "loaded policy has no name");
 }

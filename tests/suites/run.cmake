@@ -166,3 +166,10 @@ cli_test(run_adapter_not_loaded 3 "run|--adapter|plugin:/nonexistent.so"
 # an approximation is also measured against the exact function, in the summary too
 cli_test(run_vs_exact 1 "run|--adapter|libm|--kernel|tanh.bf16|--suite|ulp|--threads|2"
     OUT "FAIL   libm  tanh[.]bf16  gelu_tanh bf16  worst: [^\n]*\n    vs exact    gelu: max [0-9.e+]+ ulp [(]x >= -1: [0-9.e+]+ ulp[)], [0-9.]+% of the outputs are RN[(]gelu[)]\n")
+
+# [kernel ADAPTER/KERNEL] policy sections: one kernel judged by its own values, matched by
+# identity; a misspelt kernel refused; --resume sees a changed section
+add_test(NAME suites_run_policy_kernel
+    COMMAND ${CMAKE_COMMAND} -DEXE=$<TARGET_FILE:gelucheck> -DDIR=${CMAKE_CURRENT_BINARY_DIR}/policy_kernel
+            -DPY=/usr/bin/python3 -DVALIDATE=${run_validate} -DSCHEMA=${run_schema}
+            -P ${CMAKE_CURRENT_LIST_DIR}/policy_kernel_check.cmake)

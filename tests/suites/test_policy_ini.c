@@ -152,6 +152,88 @@ static void test_forms(void **state)
     gs_policy_free(p);
 }
 
+/* [kernel ADAPTER/KERNEL] sections: applied after every other section to that identity
+ * alone, matched whole (not by prefix), a repeated header adding to its section, headers
+ * longer than inih's 50-byte section buffer read whole, and their number bounded. */
+static void test_kernel_sections(void **state)
+{
+    (void)state;
+    char msg[512] = "";
+    static const char long_id[] = "an_adapter_name_longer_than_fifty_bytes_0123456789/"
+                                  "gelu_tanh.f32";
+    char text[2048];
+    snprintf(text, sizeof text,
+             "[policy]\nbase = default\n"                     /* 1-2 */
+             "[all]\nabs_tol = 1e-9\n"                        /* 3-4 */
+             "[gelu.f32]\nmax_ulp = 8\n"                      /* 5-6 */
+             "[kernel libm/erfc.f32]\nmax_ulp = 1\nftz = warn\n" /* 7-9 */
+             "[kernel %s]\nmax_ulp = 0.5\n"                   /* 10-11 */
+             "[f32]\n"                                         /* 12 */
+             "[kernel libm/erfc.f32]\nfaithful = true\n"       /* 13-14 */
+             "[kernel libm/erfc.f32x]\nmax_ulp = 3\n",         /* 15-16 */
+             long_id);
+    write_file("p.ini", text, strlen(text));
+    struct gs_policy *p = gs_policy_load("p.ini", msg, sizeof msg);
+    if (p == NULL)
+        fail_msg("%s", msg);
+    struct gs_policy_values v;
+    assert_int_equal(gs_policy_resolve_kernel(p, "libm/erfc.f32", GELUREF_GELU, GELUREF_F32,
+                                              &v), 1);
+    assert_true(v.max_ulp == 1); /* the kernel section over [gelu.f32] */
+    assert_int_equal(v.severity[GS_K_FTZ], GS_SEV_WARN);
+    assert_int_equal(v.faithful, 1); /* from the repeated header */
+    assert_true(v.abs_tol == 1e-9);  /* not set there: [all]'s */
+    /* another kernel of that adapter, and no identity: the general values */
+    assert_int_equal(gs_policy_resolve_kernel(p, "libm/erf1p.f32", GELUREF_GELU, GELUREF_F32,
+                                              &v), 0);
+    assert_true(v.max_ulp == 8);
+    assert_int_equal(v.severity[GS_K_FTZ], GS_SEV_FAIL);
+    assert_int_equal(gs_policy_resolve_kernel(p, NULL, GELUREF_GELU, GELUREF_F32, &v), 0);
+    assert_true(v.max_ulp == 8);
+    assert_int_equal(gs_policy_resolve_kernel(p, "libm/erfc.f3", GELUREF_GELU, GELUREF_F32,
+                                              &v), 0);
+    /* the long header: whole, and not its first 50 bytes */
+    assert_int_equal(gs_policy_resolve_kernel(p, long_id, GELUREF_GELU_TANH, GELUREF_F32, &v),
+                     1);
+    assert_true(v.max_ulp == 0.5);
+    char cut[64];
+    snprintf(cut, sizeof cut, "%.50s", long_id);
+    assert_int_equal(gs_policy_resolve_kernel(p, cut, GELUREF_GELU_TANH, GELUREF_F32, &v), 0);
+    /* listed in file order, once each, with the line of the first header */
+    int line = 0;
+    assert_int_equal(gs_policy_kernel_count(p), 3);
+    assert_string_equal(gs_policy_kernel_id(p, 0, &line), "libm/erfc.f32");
+    assert_int_equal(line, 7);
+    assert_string_equal(gs_policy_kernel_id(p, 1, &line), long_id);
+    assert_int_equal(line, 10);
+    assert_string_equal(gs_policy_kernel_id(p, 2, &line), "libm/erfc.f32x");
+    assert_int_equal(line, 15);
+    assert_null(gs_policy_kernel_id(p, 3, &line));
+    gs_policy_free(p);
+    /* a built-in has none */
+    assert_int_equal(gs_policy_kernel_count(gs_policy_builtin("strict")), 0);
+    assert_int_equal(gs_policy_resolve_kernel(gs_policy_builtin("strict"), "libm/erfc.f32",
+                                              GELUREF_GELU, GELUREF_F32, &v), 0);
+    /* 1024 sections load, 1025 do not; a repeated header is not a new one */
+    size_t cap = 1100 * 32, n = 0;
+    char *big = malloc(cap);
+    assert_non_null(big);
+    for (int i = 0; i < 1024; i++)
+        n += (size_t)snprintf(big + n, cap - n, "[kernel a/k%d]\n", i);
+    n += (size_t)snprintf(big + n, cap - n, "[kernel a/k0]\nmax_ulp = 2\n");
+    write_file("p.ini", big, n);
+    p = gs_policy_load("p.ini", msg, sizeof msg);
+    if (p == NULL)
+        fail_msg("%s", msg);
+    assert_int_equal(gs_policy_kernel_count(p), 1024);
+    gs_policy_free(p);
+    n += (size_t)snprintf(big + n, cap - n, "[kernel a/one_more]\n");
+    write_file("p.ini", big, n);
+    assert_null(gs_policy_load("p.ini", msg, sizeof msg));
+    assert_string_equal(msg, "p.ini:1027: more than 1024 [kernel ADAPTER/KERNEL] sections");
+    free(big);
+}
+
 struct bad {
     const char *text;
     size_t len;        /* 0: strlen(text) */
@@ -165,14 +247,37 @@ static const struct bad bads[] = {
       "p.ini:2: unknown key 'nan_at_neginf' in [all] (did you mean 'nan_at_neg_inf'?)" },
     { "[all]\nfoo = 1\n", 0, "p.ini:2: unknown key 'foo' in [all]" },
     { "[all]\nmax_ulp = 1\n[gelu.f8]\n", 0, "p.ini:3: unknown section [gelu.f8] (expected "
-      "[policy], [all], [DTYPE], [FUNC] or [FUNC.DTYPE])" },
+      "[policy], [all], [DTYPE], [FUNC], [FUNC.DTYPE] or [kernel ADAPTER/KERNEL])" },
     { "[gelu_grad2]\n", 0, "p.ini:1: unknown section [gelu_grad2] (expected [policy], [all], "
-      "[DTYPE], [FUNC] or [FUNC.DTYPE])" },
+      "[DTYPE], [FUNC], [FUNC.DTYPE] or [kernel ADAPTER/KERNEL])" },
     /* a byte order mark does not hide the first header from the check */
     { "\xef\xbb\xbf[bogus]\n", 0, "p.ini:1: unknown section [bogus] (expected [policy], "
-      "[all], [DTYPE], [FUNC] or [FUNC.DTYPE])" },
+      "[all], [DTYPE], [FUNC], [FUNC.DTYPE] or [kernel ADAPTER/KERNEL])" },
     { "[F32]\n", 0, "p.ini:1: unknown section [F32] (expected [policy], [all], [DTYPE], "
-      "[FUNC] or [FUNC.DTYPE])" },
+      "[FUNC], [FUNC.DTYPE] or [kernel ADAPTER/KERNEL])" },
+    /* [kernel ADAPTER/KERNEL] */
+    { "[libm/erfc.f32]\n", 0, "p.ini:1: unknown section [libm/erfc.f32] (expected [policy], "
+      "[all], [DTYPE], [FUNC], [FUNC.DTYPE] or [kernel ADAPTER/KERNEL]; for one kernel: "
+      "[kernel libm/erfc.f32])" },
+    { "[kernel erfc.f32]\n", 0, "p.ini:1: bad section [kernel erfc.f32]: expected [kernel "
+      "ADAPTER/KERNEL], a kernel's identity as in a result's \"id\" (each part 1 to 128 of "
+      "[A-Za-z0-9_.-])" },
+    { "[kernel]\n", 0, "p.ini:1: bad section [kernel]: expected [kernel ADAPTER/KERNEL], a "
+      "kernel's identity as in a result's \"id\" (each part 1 to 128 of [A-Za-z0-9_.-])" },
+    { "[kernel libm/erfc f32]\n", 0, "p.ini:1: bad section [kernel libm/erfc f32]: expected "
+      "[kernel ADAPTER/KERNEL], a kernel's identity as in a result's \"id\" (each part 1 to "
+      "128 of [A-Za-z0-9_.-])" },
+    { "[kernel a/b/c]\n", 0, "p.ini:1: bad section [kernel a/b/c]: expected [kernel "
+      "ADAPTER/KERNEL], a kernel's identity as in a result's \"id\" (each part 1 to 128 of "
+      "[A-Za-z0-9_.-])" },
+    { "[kernel libm/erfc.f32]\nmax_ulp = 1\n[all]\n[kernel libm/erfc.f32]\nmax_ulp = 2\n", 0,
+      "p.ini:5: duplicate key 'max_ulp' in [kernel libm/erfc.f32] (first set on line 2)" },
+    { "[kernel libm/erfc.f32]\nmax_ulps = 1\n", 0, "p.ini:2: unknown key 'max_ulps' in "
+      "[kernel libm/erfc.f32] (did you mean 'max_ulp'?)" },
+    { "[kernel libm/erfc.f32]\ncrash = warn\n", 0, "p.ini:2: key 'crash' in [kernel "
+      "libm/erfc.f32] cannot be set: crash, timeout and adapter_error always fail" },
+    { "[kernel a/b]\n[policy]\nbase = strict\n", 0,
+      "p.ini:2: [policy] must be the first section" },
     { "[all]\nmax_ulp = 4x\n", 0,
       "p.ini:2: bad value '4x' for 'max_ulp' in [all]: expected a number >= 0 or inf" },
     { "[f32]\nabs_tol = -1e-6\n", 0,
@@ -232,7 +337,7 @@ static const struct bad bads[] = {
     { "[all]\nmax_ulp = 4\nftz\0 = warn\n", 26, "p.ini:3: nul byte in line" },
     /* control bytes quoted as \xNN: the message stays one line (found by fuzz_policy) */
     { "[a\rb]\nmax_ulp = 1\n", 0, "p.ini:1: unknown section [a\\x0db] (expected "
-      "[policy], [all], [DTYPE], [FUNC] or [FUNC.DTYPE])" },
+      "[policy], [all], [DTYPE], [FUNC], [FUNC.DTYPE] or [kernel ADAPTER/KERNEL])" },
     { "[all]\nmax\rulp = 1\n", 0, "p.ini:2: unknown key 'max\\x0dulp' in [all] (did you mean 'max_ulp'?)" },
     { "[all]\nmax_ulp = 1\x1b[2J\n", 0, "p.ini:2: bad value '1\\x1b[2J' for 'max_ulp' in "
       "[all]: expected a number >= 0 or inf" },
@@ -346,6 +451,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_example),
         cmocka_unit_test(test_forms),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_kernel_sections),
         cmocka_unit_test(test_hostile),
     };
     return cmocka_run_group_tests_name("suites_policy_ini", tests, setup, teardown);
