@@ -1,4 +1,4 @@
-/* bench_isolation: what running a kernel in gelucheck-worker costs (DESIGN.md section 10),
+/* bench_isolation: what running a kernel in gelucheck-worker costs (docs/design.md section 10),
  * measured side by side in one run: libm's erfc.f32 over 2^26 binary32 inputs (every 64th bit
  * pattern, so the whole range) in batches of 65536, as the exhaustive ulp sweep calls it,
  * in-process and through the worker; the times, the ratio (goal: isolated / in-process <=

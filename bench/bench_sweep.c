@@ -59,7 +59,7 @@ struct figure {
     double cpu_s;    /* user + system CPU seconds over the same span as wall_s, all threads:
                         the machine's other jobs change the wall time much more than this */
     double rss_mib;
-    /* the kernel's worker processes (gelucheck-worker, DESIGN.md section 10), reaped when the
+    /* the kernel's worker processes (gelucheck-worker, docs/design.md section 10), reaped when the
      * adapters close: their CPU seconds (start-up included) and the largest one's peak RSS,
      * which cpu_s and rss_mib, this process's own, leave out */
     double worker_cpu_s, worker_rss_mib;

@@ -1,4 +1,4 @@
-/* The gelucheck executable: command table, exit codes (DESIGN.md section 7) and messages. */
+/* The gelucheck executable: command table, exit codes (docs/design.md section 7) and messages. */
 #ifndef GELUCHECK_CLI_H
 #define GELUCHECK_CLI_H
 
@@ -50,7 +50,7 @@ struct option;
  * "option 'WORD' needs a value", anything else "unknown option 'WORD'" (word: av[optind - 1]). */
 void cli_bad_option(int c, const char *word);
 
-/* --isolation process|none (DESIGN.md section 10): *in_process gets 0 for process (built-in
+/* --isolation process|none (docs/design.md section 10): *in_process gets 0 for process (built-in
  * and plug-in kernels run in a worker process), 1 for none (in gelucheck's own process; a
  * crash takes gelucheck down).  0, or -1 after "bad --isolation 'X' (...)". */
 int cli_parse_isolation(const char *arg, int *in_process);

@@ -1,4 +1,4 @@
-/* gelucheck compare RESULT.json... --report DIR (DESIGN.md sections 8, 11): the kernels of
+/* gelucheck compare RESULT.json... --report DIR (docs/design.md sections 8, 11): the kernels of
  * several saved results in one table per func and dtype (DIR/compare.md, and DIR/compare.html
  * for a browser) and one plot of max ulp error per binade (DIR/plots/compare.svg).  Without --report the table goes to stdout.
  * Every file is loaded before anything is written: a file that cannot be read, is not JSON or

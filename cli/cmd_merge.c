@@ -1,4 +1,4 @@
-/* gelucheck merge SHARD.json... --json OUT (DESIGN.md sections 9, 11): the results of the N
+/* gelucheck merge SHARD.json... --json OUT (docs/design.md sections 9, 11): the results of the N
  * shards of one run (gelucheck run --shard K/N) joined into the result of the run without
  * --shard (rp_merge), written like run writes it, with its summary and its exit status.
  * Every file is loaded and checked before anything is written: a file that cannot be read,

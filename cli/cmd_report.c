@@ -1,4 +1,4 @@
-/* gelucheck report RESULT.json --report DIR [--junit FILE] (DESIGN.md sections 8, 11): the
+/* gelucheck report RESULT.json --report DIR [--junit FILE] (docs/design.md sections 8, 11): the
  * report folder of a saved result, so that reports can be rebuilt without rerunning.  A file
  * that cannot be read, is not JSON or is not a gelucheck-result/1 is exit 2 naming the file. */
 #include <getopt.h>

@@ -1,4 +1,4 @@
-/* gelucheck run: the suites on the kernels of one or more adapters (DESIGN.md sections 7, 8,
+/* gelucheck run: the suites on the kernels of one or more adapters (docs/design.md sections 7, 8,
  * 11).  This file parses and checks the options (every mistake is one line on stderr and exit
  * 2, before anything runs); run_exec.c does the run. */
 #define _POSIX_C_SOURCE 200809L /* sysconf, access */

@@ -41,7 +41,7 @@ struct run_args {
  * code (run_exec.c). */
 int run_execute(struct run_args *r);
 
-/* ---- run_resume.c: SIGINT/SIGTERM and --resume (DESIGN.md sections 7, 10) ---- */
+/* ---- run_resume.c: SIGINT/SIGTERM and --resume (docs/design.md sections 7, 10) ---- */
 
 /* Catches SIGINT and SIGTERM for the run: the first sets the returned flag to the signal's
  * number (gs_config.interrupt); the handler then resets itself, so a second one ends the

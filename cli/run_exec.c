@@ -391,7 +391,7 @@ int run_execute(struct run_args *r)
     fflush(stdout);
     if (sig) {
         run_interrupted_notice(doc, sig, r);
-        rc = incode; /* DESIGN.md section 7: 130/143, with what was measured kept */
+        rc = incode; /* docs/design.md section 7: 130/143, with what was measured kept */
     }
     if (write_failed)
         rc = CLI_EXIT_INTERNAL;

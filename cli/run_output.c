@@ -39,7 +39,7 @@ static void put_text(FILE *f, const char *s)
 }
 
 /* "    tail        flush point x = -5.5425944, last non-zero x = -14.356068": the tail's
- * headline numbers (DESIGN.md section 6), where the output flushes to zero against where the
+ * headline numbers (docs/design.md section 6), where the output flushes to zero against where the
  * correctly rounded result does */
 static void print_flush_point(FILE *f, const json_t *k)
 {

@@ -1,4 +1,4 @@
-/* Interrupted runs (DESIGN.md sections 7 and 10): SIGINT or SIGTERM during `gelucheck run`
+/* Interrupted runs (docs/design.md sections 7 and 10): SIGINT or SIGTERM during `gelucheck run`
  * stops it between work items (gs_config.interrupt), the outputs are written with what was
  * measured, marked "complete": false, and the exit status is 130 or 143; --resume FILE
  * continues such a result (run_exec.c, reports/resume.c, suites/ulp_resume.c). */

@@ -1,4 +1,4 @@
-/* compare.md of `gelucheck compare` (DESIGN.md section 8): the kernels of several results in
+/* compare.md of `gelucheck compare` (docs/design.md section 8): the kernels of several results in
  * one table per (func, dtype), in the manner of "Accuracy of Mathematical Functions" (Gladman,
  * Innocente, Mather, Zimmermann), which tabulates the largest known error of each libm
  * function per library.  Here a row is a kernel; columns: adapter, kernel, max ulp outside

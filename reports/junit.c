@@ -1,4 +1,4 @@
-/* junit.xml of a result (DESIGN.md section 8): one <testsuite> per kernel, named "ADAPTER
+/* junit.xml of a result (docs/design.md section 8): one <testsuite> per kernel, named "ADAPTER
  * KERNEL", with one <testcase classname="gelucheck.ADAPTER.KERNEL" name="SUITE"> per suite; a
  * failing suite has a <failure> whose message is its worst finding on one line (by the order
  * of severity, findings.h) and whose text lists the worst finding of each kind with the

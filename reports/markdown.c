@@ -1,4 +1,4 @@
-/* report.md of a result (reports.h, DESIGN.md section 8): the head (verdict, totals, how the
+/* report.md of a result (reports.h, docs/design.md section 8): the head (verdict, totals, how the
  * run was made), the summary table of every kernel, then one section per kernel
  * (markdown_kernel.c, markdown_suites.c).  Everything comes from the result document, and
  * nothing from "timing", so the same result always gives the same bytes (golden tests in

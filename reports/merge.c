@@ -1,4 +1,4 @@
-/* gelucheck merge (DESIGN.md section 9): the results of the N shards of one run (--shard K/N)
+/* gelucheck merge (docs/design.md section 9): the results of the N shards of one run (--shard K/N)
  * joined into the result the run without --shard writes.  First every file is checked to be a
  * complete shard of the same run (same options, kernels, policy and tool; each K once); then
  * each kernel is merged by the suites module (gs_kernel_merge), and the document's verdict,

@@ -1,4 +1,4 @@
-/* Reports (DESIGN.md section 8): the JSON result document, schema gelucheck-result/1
+/* Reports (docs/design.md section 8): the JSON result document, schema gelucheck-result/1
  * (reports/schema/gelucheck-result-1.schema.json), and writing it atomically.  Module prefix
  * rp_.  Internal to gelucheck; nothing here prints or exits.
  *
@@ -53,7 +53,7 @@ int rp_result_add_adapter(json_t *doc, const char *spec, const char *id,
 int rp_result_add_kernel(json_t *doc, json_t *kernel, double wall_s);
 
 /* Completes the document: "policy"."values" for every (func, dtype) of its kernels, each
- * adapter's kernel count and verdict, "totals", "verdict", "exit_code" (DESIGN.md section 7:
+ * adapter's kernel count and verdict, "totals", "verdict", "exit_code" (docs/design.md section 7:
  * 4 if internal (the reference failed in some gs_run_kernel), else 3 if an adapter or kernel
  * is an error, else 1 if a kernel fails, else 0) and "timing"."wall_s".  Returns the exit
  * code. */
@@ -150,7 +150,7 @@ int rp_report_write(const json_t *doc, const char *dir, char *msg, size_t size);
  * by func and dtype; malloc'ed, NULL on no memory. */
 char *rp_compare_markdown(json_t *const *docs, const char *const *names, size_t n);
 
-/* `gelucheck merge` (merge.c, DESIGN.md section 9): the results docs[0..n-1] (read from
+/* `gelucheck merge` (merge.c, docs/design.md section 9): the results docs[0..n-1] (read from
  * paths[i], named in messages) of the n shards of one run (--shard K/N, any order) joined
  * into the result of the run without --shard: the same bytes but "shard" ({"index": 0,
  * "count": 1, "merged": n}) and "timing" (the shards' wall times added).  NULL with msg

@@ -1,4 +1,4 @@
-/* The JSON result document, schema gelucheck-result/1 (DESIGN.md section 8; the layout is in
+/* The JSON result document, schema gelucheck-result/1 (docs/design.md section 8; the layout is in
  * reports.h and reports/schema/gelucheck-result-1.schema.json).  jansson keeps members in
  * insertion order, so the head is built with placeholders in their final places and
  * rp_result_finish() replaces them. */

@@ -1,4 +1,4 @@
-/* `gelucheck run --resume OLD.json` (DESIGN.md sections 7, 10): whether OLD is an interrupted
+/* `gelucheck run --resume OLD.json` (docs/design.md sections 7, 10): whether OLD is an interrupted
  * result of the very run about to start, so that continuing it gives the result the run
  * would have given uninterrupted.  The run must record the same head (tool, policy, options,
  * shard) and the same command but for the options that change nothing measured (--threads,

@@ -4,7 +4,7 @@
  * '/'; else its "adapter" and "kernel") written ADAPTER-KERNEL.  It must be a visible file
  * name (artifact uploaders and `ls` skip names starting with '.'), short enough for any file
  * system, and different for any two kernels of a report.  The identities of a run are
- * unique and made of [A-Za-z0-9_.-] (DESIGN.md section 12), so the stem of one is unique
+ * unique and made of [A-Za-z0-9_.-] (docs/design.md section 12), so the stem of one is unique
  * too as long as the '-' that stands for '/' can be found again: the first '-' when ADAPTER
  * holds none.  Every other stem (a byte replaced, a leading '.' or '-', cut at SLUG_MAX
  * bytes, an ADAPTER with '-', an id without '/') gets "-" and a hash of the kernel's adapter

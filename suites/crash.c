@@ -1,5 +1,5 @@
 /* Crashes and hangs become crash and timeout findings with the smallest batch that reproduces
- * them (crash.h; DESIGN.md section 10). */
+ * them (crash.h; docs/design.md section 10). */
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Crashes and hangs as findings (DESIGN.md section 10; internal to suites/, prefix gs_crash_).
+/* Crashes and hangs as findings (docs/design.md section 10; internal to suites/, prefix gs_crash_).
  *
  * When a batch makes the kernel's process die (GC_E_DIED) or stall (GC_E_TIMEOUT), the
  * adapter is restarted (gc_adapter_restart: an exec adapter's command, the worker of an

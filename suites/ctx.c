@@ -98,7 +98,7 @@ enum gc_status gs_kernel_eval(const struct gs_ctx *c, unsigned t, const void *x,
     return gs_kernel_eval_ex(c, t, x, y, n, 0, f);
 }
 
-/* GC_E_FAULT (DESIGN.md section 10): the worker's guard page or read-only x caught a stray
+/* GC_E_FAULT (docs/design.md section 10): the worker's guard page or read-only x caught a stray
  * write.  An out_of_bounds_write or input_modified finding with the offset and the batch (and
  * the x of the element written, for x), then gc_adapter_restart, which brings back a worker
  * that did not survive (the worker lets the kernel finish on a scratch page and stays, so
@@ -159,7 +159,7 @@ enum gc_status gs_kernel_eval_ex(const struct gs_ctx *c, unsigned t, const void 
         record_fault(c, k, x, n, &ex, f);
         return GC_OK;
     }
-    /* DESIGN.md section 10: a death or a stall becomes a crash or timeout finding with the
+    /* docs/design.md section 10: a death or a stall becomes a crash or timeout finding with the
        smallest batch that reproduces it (crash.c: restart, bisect, restart) */
     if (st == GC_E_DIED || st == GC_E_TIMEOUT)
         return gs_crash_record(c, t, x, n, st, &ex, msg[0] ? msg : gc_strerror(st), f);

@@ -1,4 +1,4 @@
-/* fingerprint.c: the fingerprint suite (DESIGN.md section 6, row `fingerprint`): which formula
+/* fingerprint.c: the fingerprint suite (docs/design.md section 6, row `fingerprint`): which formula
  * a kernel declaring a gelu-family func behaves like, and whether that is what it declares.
  *
  * Probes (published in the metrics): x = -5, -4.5, -4, -3.5, -3 (the tail, where the

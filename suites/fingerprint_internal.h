@@ -8,7 +8,7 @@
 
 #include "suites.h"
 
-/* The candidates of DESIGN.md section 6, in the order the metrics list them; the fixed ones
+/* The candidates of docs/design.md section 6, in the order the metrics list them; the fixed ones
  * first, then scaled (x Phi(x/s), s estimated from the kernel). */
 enum gs_fp_cand {
     GS_FP_GELU = 0,   /* x Phi(x) */

@@ -1,4 +1,4 @@
-/* identity.c: the identity suite (DESIGN.md section 6): identities such as f(x) - f(-x) = x
+/* identity.c: the identity suite (docs/design.md section 6): identities such as f(x) - f(-x) = x
  * with the residual computed exactly, f(0), bounds, and monotone pieces.  This file chooses
  * the inputs and runs the checks of identity_check.c and identity_mono.c.
  *
@@ -17,7 +17,7 @@
 
 #include "identity_priv.h"
 
-#define ID_BATCH 65536 /* the largest batch (DESIGN.md 5.2: 0 <= N <= 65536) */
+#define ID_BATCH 65536 /* the largest batch (docs/design.md 5.2: 0 <= N <= 65536) */
 /* the most random inputs P takes from --samples: 2^20, about 40 MiB of state with S = P and
  * -P, their outputs and the sort (--samples beyond it still sizes the ulp suite) */
 #define ID_MAX_P (UINT64_C(1) << 20)

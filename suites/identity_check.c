@@ -7,8 +7,8 @@
  *   normcdf                        y1 + y2 = 1
  *   erf                            y1 + y2 = 0;  erfc  y1 + y2 = 2;  normpdf  y1 = y2
  * The residual (y1 -+ y2 - c) is computed exactly in MPFR (precision spanning the dtype's
- * whole range) and allowed up to q (ulp(y1) + ulp(y2)), ulp as DESIGN.md section 4 defines it
- * but of the outputs, q the policy's consistency_ulps: q = 1/2 (strict) is DESIGN.md's
+ * whole range) and allowed up to q (ulp(y1) + ulp(y2)), ulp as docs/design.md section 4 defines it
+ * but of the outputs, q the policy's consistency_ulps: q = 1/2 (strict) is docs/design.md's
  * "half an ulp of each output", what a correctly rounded kernel can produce; a kernel whose
  * outputs are each within q ulps can produce q of each.  Why 1/2 for RN: the exact
  * residual is 0, and for RN, |RN(v) - v| <= ulp(v)/2 <= ulp(RN(v))/2, since RN(v) is never in
@@ -45,7 +45,7 @@ static const char *identity_of(enum geluref_func f, int *sign, double *k)
     }
 }
 
-/* exponent of ulp(v) (DESIGN.md section 4) for a finite value v of the dtype */
+/* exponent of ulp(v) (docs/design.md section 4) for a finite value v of the dtype */
 static long ulp_exp(const struct geluref_dtype_info *di, mpfr_srcptr v)
 {
     long e = mpfr_zero_p(v) ? di->emin : (long)mpfr_get_exp(v) - 1; /* |v| in [2^e, 2^(e+1)) */

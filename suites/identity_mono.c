@@ -18,7 +18,7 @@
 
 #include "identity_priv.h"
 
-#define ID_BATCH 65536      /* the largest batch (DESIGN.md 5.2) */
+#define ID_BATCH 65536      /* the largest batch (docs/design.md 5.2) */
 #define ID_FAR INT64_MAX /* beyond +-inf of every dtype (f64: +-(2^63 - 2^52)) */
 
 static void set_pieces(struct id_state *s)

@@ -1,4 +1,4 @@
-/* json.c: values, reals and findings as JSON (DESIGN.md section 8: never a non-finite JSON
+/* json.c: values, reals and findings as JSON (docs/design.md section 8: never a non-finite JSON
  * number). */
 #include <math.h>
 #include <stdio.h>

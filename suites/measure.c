@@ -1,5 +1,5 @@
 /* measure.c: one reference evaluation per input, and the measurement of an output against it
- * (DESIGN.md section 4).
+ * (docs/design.md section 4).
  *
  * The reference value is geluref_eval_odd()'s: f(x) rounded to odd at P = p + 16 bits in
  * MPFR's widest exponent range, which rounds into the dtype in every mode like f(x) itself
@@ -12,7 +12,7 @@
  * held exactly as a double-double ch + cl): y and V scaled by the same power of two (exact
  * away from the double range's ends), the difference by two_sum and one more addition, so
  * each error is within 2 ulps of the double nearest to the error against V, itself within
- * 2^-(p+15) of the error against f(x) (DESIGN.md asks for p + 12 bits).  Values below
+ * 2^-(p+15) of the error against f(x) (docs/design.md asks for p + 12 bits).  Values below
  * 2^(emin - p + 1 - 1076) (GELUREF_ODD_TINY) count as signed zeros of no size: every error
  * against them rounds to the same double as against f(x) (geluref.h).
  * tests/suites/test_core_measure.c cross-checks rn/rd/ru against geluref_eval() on every
@@ -127,7 +127,7 @@ static inline double scaled_diff(double y, double ch, double cl, int64_t q, int6
     return fabs(s + (t - b));
 }
 
-/* ulp, abs_err and rel_err of a finite y against a finite f(x) (DESIGN.md section 4):
+/* ulp, abs_err and rel_err of a finite y against a finite f(x) (docs/design.md section 4):
  * ulp(v) = 2^(max(e, emin) - p + 1), |v| in [2^e, 2^(e+1)), ulp(0) = the smallest subnormal. */
 static inline void errors(const struct geluref_odd *o, const struct geluref_dtype_info *d, double y,
                    struct gs_meas *m)
@@ -166,7 +166,7 @@ static inline void errors(const struct geluref_odd *o, const struct geluref_dtyp
     }
 }
 
-/* The primary kind (DESIGN.md section 4 order).  f(x)'s sign is v's (the sign of a zero
+/* The primary kind (docs/design.md section 4 order).  f(x)'s sign is v's (the sign of a zero
  * f(x) included); NaN outputs where f(x) is NaN and equal infinities are correctly rounded. */
 static enum gs_kind defect(enum geluref_dtype dt, const struct gs_meas *m, int f_nan,
                            int f_inf, int f_sign)

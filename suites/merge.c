@@ -1,5 +1,5 @@
 /* merge.c: one kernel's objects from the shard results of a run joined into the object of the
- * unsharded run (suites.h, gs_kernel_merge; DESIGN.md section 9).  The suites that split
+ * unsharded run (suites.h, gs_kernel_merge; docs/design.md section 9).  The suites that split
  * (shard.c) are merged by their own code (the ulp suite: ulp_merge.c); the others ran whole
  * in shard 0 and are taken from there, with the fingerprint and the targets.  The kernel's
  * verdict is recomputed as run.c computes it, and the members are written in run.c's order. */

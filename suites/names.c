@@ -1,15 +1,15 @@
-/* names.c: the contract names of suites, finding kinds, regions and verdicts (DESIGN.md
+/* names.c: the contract names of suites, finding kinds, regions and verdicts (docs/design.md
  * section 6), and the region of an input. */
 #include <string.h>
 
 #include "suites.h"
 
-/* DESIGN.md section 6, in enum gs_suite order. */
+/* docs/design.md section 6, in enum gs_suite order. */
 static const char *const suite_names[GS_N_SUITES] = {
     "ulp", "special", "identity", "tail", "vector", "fingerprint"
 };
 
-/* DESIGN.md section 6, "Finding kinds (contract)", in enum gs_kind order. */
+/* docs/design.md section 6, "Finding kinds (contract)", in enum gs_kind order. */
 static const char *const kind_names[GS_N_KINDS] = {
     "ulp_exceeded", "nan_output", "inf_output", "wrong_sign", "premature_flush", "ftz",
     "signed_zero", "special_value", "identity_violation", "bound_violation", "non_monotonic",

@@ -1,5 +1,5 @@
 /* gs_run_kernel: the suites of a configuration on one kernel, as the kernel's JSON object (the
- * "kernels" entry of a gelucheck-result/1 document, DESIGN.md section 8).
+ * "kernels" entry of a gelucheck-result/1 document, docs/design.md section 8).
  *
  * Suites run in enum order (ulp, special, identity, tail, vector, fingerprint); each gets a
  * fresh struct gs_suite_result and is turned into JSON at once.  In shard K > 0 of --shard
@@ -104,7 +104,7 @@ static const json_t *partial_suite(const json_t *partial, const char *name)
     return NULL;
 }
 
-/* How a suite stopped the kernel's run: a crash or a timeout (DESIGN.md section 10), not an
+/* How a suite stopped the kernel's run: a crash or a timeout (docs/design.md section 10), not an
  * adapter that could not serve it (adapter_error).  GS_K_NONE when it did not. */
 static enum gs_kind stop_kind(uint64_t crash, uint64_t timeout, uint64_t adapter_error)
 {
@@ -173,13 +173,13 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
                          stopped == GS_K_CRASH ? "crashed" : "timed out",
                          gs_suite_name(stopped_in));
             } else if (!gs_suite_in_shard(cfg, (enum gs_suite)s)) {
-                /* DESIGN.md section 9: gelucheck merge takes this suite from shard 0 */
+                /* docs/design.md section 9: gelucheck merge takes this suite from shard 0 */
                 snprintf(r.note, sizeof r.note, "not run in shard %u of %u: this suite runs in "
                          "shard 0 only", cfg->shard_k, cfg->shard_n);
             } else {
                 suite_fns[s](c, &r);
             }
-            /* DESIGN.md section 7: a kernel that crashes or times out fails (exit 1);
+            /* docs/design.md section 7: a kernel that crashes or times out fails (exit 1);
              * "error" (exit 3) is for one that could not be served */
             enum gs_kind sk = stop_kind(gs_findings_count(&r.findings, GS_K_CRASH),
                                         gs_findings_count(&r.findings, GS_K_TIMEOUT),

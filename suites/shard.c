@@ -1,11 +1,11 @@
-/* shard.c: which work a shard of --shard K/N does (DESIGN.md section 9; suites.h).
+/* shard.c: which work a shard of --shard K/N does (docs/design.md section 9; suites.h).
  *
  * Only the ulp suite splits: it is the one whose work grows with --exhaustive (every binary32
  * input, 2^32), and its statistics are counts, maxima with their arguments and worst lists,
  * which merge exactly.  The tail suite stays whole because its flush point is refined from the
  * first zero output of the whole scan (a kernel run that no merge can redo), and the identity
  * suite because its inputs are a fixed-size sample that --exhaustive does not grow (seconds);
- * special, vector and fingerprint are fixed probe sets (DESIGN.md: shard 0 only). */
+ * special, vector and fingerprint are fixed probe sets (docs/design.md: shard 0 only). */
 #include "suites.h"
 
 int gs_sharded(const struct gs_config *c) { return c->shard_n > 1; }

@@ -1,4 +1,4 @@
-/* special.c: the special suite (DESIGN.md sections 2 and 6).
+/* special.c: the special suite (docs/design.md sections 2 and 6).
  *
  * Inputs: NaN (quiet and signalling, both signs, one with a payload), +-inf, +-0, +-max, +-min
  * normal, +-min subnormal, +-1, the midpoint traps of x/2 (the first odd subnormals, the

@@ -1,4 +1,4 @@
-/* The conformance suites (DESIGN.md sections 4, 6, 7 and 8): measuring a kernel against the
+/* The conformance suites (docs/design.md sections 4, 6, 7 and 8): measuring a kernel against the
  * correctly rounded reference, findings, policies, the six suites and the run of one kernel.
  * Module prefix gs_.  Internal to gelucheck (not installed); nothing here prints or exits.
  *
@@ -29,7 +29,7 @@ extern "C" {
 
 /* ---------------------------------------------------------------- names (names.c) -------- */
 
-/* Suites, in the order DESIGN.md section 6 lists them and a run performs them. */
+/* Suites, in the order docs/design.md section 6 lists them and a run performs them. */
 enum gs_suite {
     GS_SUITE_ULP = 0,
     GS_SUITE_SPECIAL,
@@ -47,7 +47,7 @@ int gs_suite_from_name(const char *name, enum gs_suite *s); /* 0 on success */
  * offending word (or "" for an empty list or an empty word) into bad (bad_size bytes). */
 int gs_suite_mask_parse(const char *list, unsigned *mask, char *bad, size_t bad_size);
 
-/* Finding kinds (contract: DESIGN.md section 6), in its order. */
+/* Finding kinds (contract: docs/design.md section 6), in its order. */
 enum gs_kind {
     GS_K_ULP_EXCEEDED = 0,
     GS_K_NAN_OUTPUT,
@@ -78,7 +78,7 @@ enum gs_kind {
 const char *gs_kind_name(enum gs_kind k); /* "ulp_exceeded", ...; NULL for GS_K_NONE/unknown */
 int gs_kind_from_name(const char *name, enum gs_kind *k);
 
-/* Regions of x (DESIGN.md section 6): x < -10, [-10,-5), [-5,-1), [-1,0), [0,1), x >= 1.
+/* Regions of x (docs/design.md section 6): x < -10, [-10,-5), [-5,-1), [-1,0), [0,1), x >= 1.
  * -0 belongs to [-1,0), +0 to [0,1); NaN to none. */
 enum gs_region {
     GS_R_LT_M10 = 0,
@@ -150,7 +150,7 @@ const struct geluref_stats *gs_ref_stats(const struct gs_ref *r);
  *   that value into the dtype in any mode gives the same bits as rounding the exact value
  *   (round-to-odd with at least 2 extra bits, Boldo and Melquiond 2008; subnormal targets
  *   have fewer bits, so still at least 2 extra), and its relative distance to the exact value
- *   is below 2^-(p+15): enough for the ulp error (DESIGN.md section 4: p + 12 bits).
+ *   is below 2^-(p+15): enough for the ulp error (docs/design.md section 4: p + 12 bits).
  * Tests cross-check rn/rd/ru against geluref_eval() on every f16/bf16 input and many f32/f64
  * inputs. */
 struct gs_refval {
@@ -172,12 +172,12 @@ struct gs_meas {
     int faithful;           /* got is RD(f) or RU(f) (+0/-0 counted by value) */
     int exact;              /* f(x) is a value of the dtype (or NaN): RD(f) = RU(f) */
     int64_t cr_distance;    /* |gs_pos(got) - gs_pos(want)|; -1 when either is NaN */
-    double ulp;             /* |got - f(x)| / ulp(f(x)) (DESIGN.md section 4), from the p+16-bit
+    double ulp;             /* |got - f(x)| / ulp(f(x)) (docs/design.md section 4), from the p+16-bit
                                value; +inf when got is +-inf or NaN and f(x) is finite; 0 when
                                both are the same infinity or both NaN */
     double abs_err;         /* |got - f(x)| as a double (+inf when non-finite) */
     double rel_err;         /* abs_err / |f(x)| (+inf when f(x) = 0 and got != 0; 0 when both 0) */
-    enum gs_kind defect;    /* primary kind of DESIGN.md section 4, thresholds not applied:
+    enum gs_kind defect;    /* primary kind of docs/design.md section 4, thresholds not applied:
                                nan_output, inf_output, wrong_sign, premature_flush, ftz,
                                signed_zero, ulp_exceeded (any other non-CR output), or
                                GS_K_NONE when cr */
@@ -197,7 +197,7 @@ enum gs_severity { GS_SEV_FAIL = 0, GS_SEV_WARN = 1, GS_SEV_IGNORE = 2 };
 /* Where the accuracy thresholds apply. */
 enum gs_domain { GS_DOMAIN_ALL = 0, GS_DOMAIN_NORMAL = 1 };
 
-/* The effective values of every policy key for one (func, dtype).  README.md publishes the
+/* The effective values of every policy key for one (func, dtype).  docs/policies.md publishes the
  * meaning of each key and the built-in tables; policy files use the same key names. */
 struct gs_policy_values {
     double max_ulp;          /* max_ulp: ulp error allowed (INFINITY = no limit) */
@@ -217,7 +217,7 @@ struct gs_policy_values {
                                 other special_value keeps the kind's severity) */
     double consistency_ulps; /* consistency_ulps: the accuracy, in ulps of each output, that
                                 the identity, bound and monotonicity checks grant: 0.5 is what
-                                a correctly rounded kernel produces (DESIGN.md section 6);
+                                a correctly rounded kernel produces (docs/design.md section 6);
                                 q allows an identity residual up to q (ulp(y1) + ulp(y2)), an
                                 output ceil(q - 1/2) positions beyond a bound, and a step of
                                 ceil(2q) - 1 positions the wrong way: what two outputs each
@@ -233,7 +233,7 @@ struct gs_policy; /* a named built-in, possibly overridden by an INI file */
 const char *const *gs_policy_builtin_names(void); /* NULL-terminated */
 /* A built-in by name; NULL if none (the caller then tries a file). */
 struct gs_policy *gs_policy_builtin(const char *name);
-/* Reads an INI policy file (inih).  Layout and keys: README.md "Policies".  On failure returns
+/* Reads an INI policy file (inih).  Layout and keys: docs/policies.md.  On failure returns
  * NULL and msg gets one line naming the file, the line and the key ("policy.ini:7: unknown key
  * 'max_ulps' in section [gelu.f32]"). */
 struct gs_policy *gs_policy_load(const char *path, char *msg, size_t size);
@@ -396,7 +396,7 @@ void gs_findings_json(json_t *obj, const struct gs_findings *f, const struct gs_
 
 /* ---------------------------------------------------------------- reading back (readback.c) */
 
-/* The inverses of the writers above, for `gelucheck merge` (DESIGN.md section 9): each reads
+/* The inverses of the writers above, for `gelucheck merge` (docs/design.md section 9): each reads
  * exactly what its writer wrote, so that writing it again gives the same bytes.  Each returns
  * 0, or -1 when j is not what the writer makes (then the output is unspecified). */
 /* A gs_real_json: a number, or "inf", "-inf", "nan". */
@@ -504,7 +504,7 @@ struct gs_config {
                                 reference/src/fast*.c, MPFR when its bound cannot decide) or
                                 GS_REF_MPFR (the proven MPFR path only) */
     unsigned shard_k, shard_n; /* --shard K/N: this run measures shard K (0-based) of N;
-                                  shard_n 0 or 1 = the whole run (DESIGN.md section 9) */
+                                  shard_n 0 or 1 = the whole run (docs/design.md section 9) */
     unsigned long long memory_limit; /* --memory-limit as put in place, bytes per process (0:
                                   none), for the result and the crash findings' commands
                                   (the adapters are opened with it by the caller); default
@@ -615,7 +615,7 @@ void gs_suite_fingerprint(struct gs_ctx *c, struct gs_suite_result *r);
 
 /* ---------------------------------------------------------------- shards (shard.c) ------ */
 
-/* --shard K/N (DESIGN.md section 9).  The ulp suite, the one that grows with --exhaustive
+/* --shard K/N (docs/design.md section 9).  The ulp suite, the one that grows with --exhaustive
  * (2^32 inputs for f32), splits its work items: shard K takes items K, K + N, K + 2N, ...
  * (interleaved, so every shard gets the same mix of cheap and costly regions of x).  The other
  * suites run whole in shard 0 and are skipped in the others (docs/scale-out.md says why). */

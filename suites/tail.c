@@ -1,4 +1,4 @@
-/* The tail suite (DESIGN.md section 6): where the output flushes to zero on the underflow
+/* The tail suite (docs/design.md section 6): where the output flushes to zero on the underflow
  * side (x < 0, x > 0 for erfc, none for erf), the zero sign beyond the last non-zero result,
  * the error as the tail deepens, and saturation (f(x) = x for the gelu family).
  *
@@ -75,7 +75,7 @@ static int add_binade_jobs(struct tail_run *u, enum tail_job_kind k, int neg, in
 
 /* The one exception to the premise: next to 0 the gelu family is x/2 + x^2 phi(0) + ..., so
  * for the smallest subnormal x < 0, x/2 is a midpoint and the x^2 term rounds it to -0
- * (binary32: RN(GELU(-2^-149)) = -0; DESIGN.md section 2).  The scan starts at the first
+ * (binary32: RN(GELU(-2^-149)) = -0; docs/design.md section 2).  The scan starts at the first
  * magnitude whose RN(f(x)) is non-zero, asking the reference about the first few. */
 static int skip_zero_results(struct tail_run *u)
 {

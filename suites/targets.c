@@ -319,7 +319,7 @@ struct plan {
     double min_lo, min_hi; /* a bracket where f is unimodal around its minimum; 0, 0 none */
     double zero_lo, zero_hi; /* a bracket where f increases through its zero; 0, 0 none */
 };
-/* DESIGN.md section 2 (values at +-inf); minima: gelu family near x* = -0.7518 (gelu_tanh
+/* docs/design.md section 2 (values at +-inf); minima: gelu family near x* = -0.7518 (gelu_tanh
  * -0.75246, gelu_sigmoid -0.75115), gelu_grad at -sqrt2 (gelu_grad' = phi(x) (2 - x^2)),
  * gelu_tanh_grad near -1.5; each bracket contains one minimum and no other extremum.  Zeros:
  * gelu_grad increases on (-sqrt2, sqrt2) and gelu_tanh_grad from its minimum on, through

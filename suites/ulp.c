@@ -1,10 +1,10 @@
-/* The ulp suite (DESIGN.md section 6): the error of every output against the correctly
+/* The ulp suite (docs/design.md section 6): the error of every output against the correctly
  * rounded reference, overall, per region of x and per binade of x.
  *
  * Inputs: f16/bf16 every finite non-zero pattern; f32 every finite non-zero pattern with
  * --exhaustive (streamed, never materialised); otherwise the target set plus a stratified
  * random sample spread evenly over every binade of both signs (uniform random significands).
- * NaN, +-inf and +-0 are the special suite's: their results are conventions (DESIGN.md
+ * NaN, +-inf and +-0 are the special suite's: their results are conventions (docs/design.md
  * section 2), not roundings, and the policy judges them there (special_zero_sign,
  * nan_at_neg_inf), so judging them here as well would override those keys.  Each work item's
  * inputs are a pure function of (seed, suite, item), and the per-thread statistics merge in an

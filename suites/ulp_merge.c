@@ -1,5 +1,5 @@
 /* ulp_merge.c: the ulp suite entries of the shards of one run joined into the entry of the
- * unsharded run (gelucheck merge, DESIGN.md section 9).
+ * unsharded run (gelucheck merge, docs/design.md section 9).
  *
  * Each shard's entry is read back into the accumulators of ulp_run.h (errstat and findings
  * readers of readback.c), the accumulators are merged as the run merges its threads'

@@ -1,5 +1,5 @@
 /* ulp_resume.c: which work items of the ulp sweep are measured, for interrupted runs and
- * --resume (DESIGN.md sections 7 and 10).
+ * --resume (docs/design.md sections 7 and 10).
  *
  * A sweep interrupted by SIGINT or SIGTERM (gs_config.interrupt) hands out no further work
  * item; items in flight finish, so each item is either measured whole or not at all, and the

@@ -77,7 +77,7 @@ json_t *ulp_inputs_json(const struct ulp_run *u);
 int ulp_entry_read(struct ulp_acc *a, const struct ulp_run *u, const json_t *s, char *msg,
                    size_t size);
 
-/* ---- ulp_resume.c: interrupted sweeps (DESIGN.md sections 7, 10) ---- */
+/* ---- ulp_resume.c: interrupted sweeps (docs/design.md sections 7, 10) ---- */
 /* The number of inputs of the sweep's (global) work item (ulp.c). */
 uint64_t ulp_item_count(const struct ulp_run *u, uint64_t item);
 /* The done bitmap of u->n_mine items, and, when u->c->resume_ulp is set, its covered items

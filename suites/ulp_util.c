@@ -205,7 +205,7 @@ int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_
     g.want = m->want;
     g.ulp = m->ulp;
     g.abs_err = m->abs_err;
-    /* score: the ulp error, +inf for a non-finite output (DESIGN.md section 6) */
+    /* score: the ulp error, +inf for a non-finite output (docs/design.md section 6) */
     g.score = isnan(m->ulp) || gs_is_nan(c->dt, y) || gs_is_inf(c->dt, y) ? INFINITY : m->ulp;
     /* the text only for a finding that may be kept (most of a sweep's are counted only) */
     if (gs_findings_may_keep(f, k, g.region, g.score))

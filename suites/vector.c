@@ -1,4 +1,4 @@
-/* vector.c: the vector suite (DESIGN.md section 6, row `vector`): how a kernel handles a batch.
+/* vector.c: the vector suite (docs/design.md section 6, row `vector`): how a kernel handles a batch.
  *
  * Vector defects are about consistency, so the kernel is compared with itself, never with the
  * reference: a length-1 call of each input is the baseline.  In order:
@@ -32,7 +32,7 @@
 
 #include "vector_internal.h"
 
-#define GS_V_MAX_SMALL (2 * 64 + 3) /* DESIGN.md section 6: lengths 0 .. at least 2 x 64 + 3 */
+#define GS_V_MAX_SMALL (2 * 64 + 3) /* docs/design.md section 6: lengths 0 .. at least 2 x 64 + 3 */
 #define GS_V_LARGE1 4099            /* odd and prime: no block size divides it */
 #define GS_V_RANDOM 256             /* random pool values */
 #define GS_V_REPEAT 4               /* calls per repeated batch */

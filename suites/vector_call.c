@@ -6,7 +6,7 @@
  * copy afterwards.  Both buffers have room for GS_V_GUARD bytes on either side at every
  * offset used, so a kernel that writes past the end (mutants' writes_yn.f32 stores y[n])
  * corrupts only canaries.  The canary regions go to the kernel as the call's y slack: an
- * isolated kernel (DESIGN.md section 10) sees them around its copy of y, and its guard pages
+ * isolated kernel (docs/design.md section 10) sees them around its copy of y, and its guard pages
  * catch what lands further away, and its x is read-only (GC_E_FAULT: ctx.c records
  * out_of_bounds_write or input_modified; the write never reaches x or the canaries here, so
  * this call's own comparisons cannot report it a second time). */

@@ -13,7 +13,7 @@
 #define GS_V_GUARD 128
 /* Headroom for misaligned pointers: byte offsets up to 64 from a 64-byte boundary. */
 #define GS_V_SLACK 64
-/* The largest batch: the exec protocol's limit (DESIGN.md section 5.2). */
+/* The largest batch: the exec protocol's limit (docs/design.md section 5.2). */
 #define GS_V_MAX_N 65536
 
 /* The checks, one per finding kind of the suite (fpenv_modified is counted by ctx.c). */

@@ -74,7 +74,7 @@ cli_test(ref_gelu_f32 0 "ref|gelu|--dtype|f32|--|-5.6" OUT "^gelu f32 rn +${x} +
 set(inf "x = -inf +-inf +0xff800000 +gelu[(]x[)] = -0 +-0x0p[+]0 +0x80000000")
 cli_test(ref_negative_operands 0 "ref|gelu|-5.6|--dtype|f32|-inf|-0x1p-149|-NaN|--rounding|rn"
     OUT "x = -5[.]6 .*\n.*${inf}\n.*x = -1e-45 .*\n.*x = nan ")
-# GELU(-1) = -0.15865525393145705 (DESIGN.md section 2); in bf16 162.46 ulps of 2^-10: RD -> 163
+# GELU(-1) = -0.15865525393145705 (docs/design.md section 2); in bf16 162.46 ulps of 2^-10: RD -> 163
 cli_test(ref_gelu_f64 0 "ref|gelu|--dtype|f64|-1"
     OUT "gelu[(]x[)] = -0[.]15865525393145705 +-0x1[.]44ed0bb7cb20bp-3 +0xbfc44ed0bb7cb20b\n$")
 cli_test(ref_gelu_bf16_rd 0 "ref|gelu|--dtype|bf16|--rounding|rd|-1"

@@ -49,7 +49,7 @@ struct gc_kernel {
     size_t index;              /* position in the adapter's own table */
 };
 
-/* What one eval may say beyond its status (DESIGN.md section 10).  The caller zeroes it and
+/* What one eval may say beyond its status (docs/design.md section 10).  The caller zeroes it and
  * sets the inputs; the adapter sets the outputs. */
 enum gc_fault_kind {
     GC_FAULT_NONE = 0,
@@ -124,7 +124,7 @@ struct gc_open_options {
                                    gelu */
     int in_process;             /* built-ins and plug-ins: 1 runs them in gelucheck's own
                                    process (--isolation none); 0 (default) in a worker process
-                                   (DESIGN.md section 10) */
+                                   (docs/design.md section 10) */
     struct gc_memlimit *memlimit; /* --memory-limit (memlimit.h): each worker process, and
                                    under a cgroup each exec adapter's, is limited by it; NULL:
                                    no limit.  Owned by the caller, who keeps it until every
@@ -132,7 +132,7 @@ struct gc_open_options {
 };
 #define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0, NULL, 0, NULL }
 
-/* Resolves spec (DESIGN.md section 5): a built-in name ("libm", "mutants", "sleef", ...),
+/* Resolves spec (docs/design.md section 5): a built-in name ("libm", "mutants", "sleef", ...),
  * "plugin:PATH" or a path ending in ".so" (dlopen), "exec:COMMAND" (subprocess protocol),
  * "onnx:MODEL.onnx" (the user's model, run by the onnxruntime adapter's subprocess).  On failure *out is
  * NULL and msg names the spec and the problem. */
@@ -159,7 +159,7 @@ struct gc_builtin {
     const struct gelucheck_plugin *(*entry)(uint32_t host_abi); /* in-process; else NULL */
     const char *skipped;        /* why it is not in this build; NULL when it is */
     const char *command;        /* a subprocess adapter: the /bin/sh command that starts it
-                                   (DESIGN.md 5.2); NULL for in-process ones and skipped ones */
+                                   (docs/design.md 5.2); NULL for in-process ones and skipped ones */
 };
 size_t gc_builtin_count(void);
 const struct gc_builtin *gc_builtin_get(size_t i);

@@ -18,7 +18,7 @@
     (offsetof(struct gelucheck_kernel, eval) + sizeof(((struct gelucheck_kernel *)0)->eval))
 
 /* Kernel i of a table whose kernel_size has been checked: kernels[] is walked by the
- * plug-in's stride, so both structs can grow by appending (DESIGN.md 5.1). */
+ * plug-in's stride, so both structs can grow by appending (docs/design.md 5.1). */
 static inline const struct gelucheck_kernel *gc_kernel_at(const struct gelucheck_plugin *p,
                                                           size_t i)
 {
@@ -42,11 +42,11 @@ void gc_msg(char *msg, size_t size, const char *fmt, ...) __attribute__((format(
 const char *gc_safe(char *buf, size_t size, const char *s, size_t max);
 
 /* Checks a table handed over by who ("plug-in 'x.so'", "built-in adapter 'libm'") against
- * DESIGN.md 5.1; GC_E_INVALID and a message naming who, the field and the kernel otherwise. */
+ * docs/design.md 5.1; GC_E_INVALID and a message naming who, the field and the kernel otherwise. */
 enum gc_status gc_plugin_validate(const struct gelucheck_plugin *p, const char *who, char *msg,
                                   size_t size);
 
-/* The floating-point environment around plug-in code (fpenv.c, DESIGN.md 5.1).
+/* The floating-point environment around plug-in code (fpenv.c, docs/design.md 5.1).
  * gc_fpenv_prepare: round-to-nearest, FTZ and DAZ off, as every eval is promised.
  * gc_fpenv_check: after an eval; when the kernel left the rounding mode, FTZ or DAZ changed,
  * counts it in a->fpenv_modified, says what it saw in a->fpenv_what and prepares again. */
@@ -86,7 +86,7 @@ enum gc_status gc_plugin_dlopen(const char *path, const char *spec,
                                 const struct gc_open_options *opt, struct gc_adapter **out,
                                 char *msg, size_t size);
 
-/* Opens spec in a gelucheck-worker process (worker_host.c, DESIGN.md section 10); who names
+/* Opens spec in a gelucheck-worker process (worker_host.c, docs/design.md section 10); who names
  * it in messages ("plug-in 'x.so'", "built-in adapter 'libm'"). */
 enum gc_status gc_worker_open(const char *spec, enum gc_adapter_kind kind, const char *who,
                               const struct gc_open_options *opt, struct gc_adapter **out,

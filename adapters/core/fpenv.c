@@ -1,4 +1,4 @@
-/* The floating-point environment around a plug-in's code (DESIGN.md 5.1, and the load check
+/* The floating-point environment around a plug-in's code (docs/design.md 5.1, and the load check
  * of section 12).
  *
  * Every eval runs in round-to-nearest with FTZ and DAZ off, and an eval that leaves them

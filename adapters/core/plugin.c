@@ -1,4 +1,4 @@
-/* Adapters that hand over a plug-in table (DESIGN.md 5.1): dlopen'ed plug-ins and the
+/* Adapters that hand over a plug-in table (docs/design.md 5.1): dlopen'ed plug-ins and the
  * built-ins alike.  The table is validated, its kernels copied, open() called once with the
  * --adapter-options text; eval goes through a wrapper that prepares the floating-point
  * environment and turns a failure into a message with last_error's text.  Each step of a load
@@ -37,7 +37,7 @@ static enum gc_status plugin_eval(struct gc_adapter *a, const struct gc_kernel *
     gc_fpenv_prepare();
     int rc = gc_kernel_at(s->p, k->index)->eval(s->ctx, x, y, n);
     /* a kernel that left the rounding mode, FTZ or DAZ changed gets an fpenv_modified
-     * finding from the suites (DESIGN.md 5.1 and 6), which read a->fpenv_modified */
+     * finding from the suites (docs/design.md 5.1 and 6), which read a->fpenv_modified */
     gc_fpenv_check(a);
     if (rc == 0)
         return GC_OK;

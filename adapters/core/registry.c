@@ -1,4 +1,4 @@
-/* Adapter specs (DESIGN.md 5): a built-in name, "plugin:PATH" or a path ending in ".so"
+/* Adapter specs (docs/design.md 5): a built-in name, "plugin:PATH" or a path ending in ".so"
  * (dlopen), "exec:COMMAND" (the subprocess protocol), "onnx:MODEL" (the onnxruntime
  * adapter's subprocess, started on the user's model).  Also the kind-independent part of
  * evaluating. */
@@ -60,7 +60,7 @@ static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
         gc_msg(msg, size, "%s is not in this build (%s)", who, b->skipped ? b->skipped : "skipped");
         return GC_E_LOAD;
     }
-    if (!opt->in_process) /* in gelucheck-worker (DESIGN.md section 10) */
+    if (!opt->in_process) /* in gelucheck-worker (docs/design.md section 10) */
         return gc_worker_open(spec, GC_ADAPTER_BUILTIN, who, opt, out, msg, size);
     const struct gelucheck_plugin *p = b->entry(GELUCHECK_PLUGIN_ABI);
     if (!p) {

@@ -1,4 +1,4 @@
-/* The check of a plug-in table (DESIGN.md 5.1), shared by built-ins and dlopen'ed plug-ins:
+/* The check of a plug-in table (docs/design.md 5.1), shared by built-ins and dlopen'ed plug-ins:
  * everything is checked before anything is used, in member order, and the first problem is
  * reported naming who handed the table over, the field, and the kernel's index and name. */
 #include <stdio.h>

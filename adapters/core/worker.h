@@ -1,4 +1,4 @@
-/* The host side of gelucheck-worker (DESIGN.md section 10), internal to adapters/core:
+/* The host side of gelucheck-worker (docs/design.md section 10), internal to adapters/core:
  * worker_spawn.c finds the worker, starts it and reads its hello; worker_host.c is the
  * adapter kind's ops.  The protocol is adapters/worker/worker_proto.h. */
 #ifndef GC_WORKER_H

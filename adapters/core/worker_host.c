@@ -1,4 +1,4 @@
-/* Built-ins and plug-ins run in gelucheck-worker (DESIGN.md section 10): the host side.
+/* Built-ins and plug-ins run in gelucheck-worker (docs/design.md section 10): the host side.
  *
  * The host copies x (and the y window: the caller's slack bytes before and after y, and y
  * itself, when there is slack) into shared memory, sends one fixed-size request down a pipe,

@@ -1,5 +1,5 @@
 /* Finding gelucheck-worker, starting it (posix_spawn: fork and exec in one, safe in a host
- * with threads), and reading its hello (DESIGN.md section 10, adapters/worker/worker_proto.h). */
+ * with threads), and reading its hello (docs/design.md section 10, adapters/worker/worker_proto.h). */
 #define _GNU_SOURCE /* pipe2, memfd_create */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A gelucheck exec adapter in Python (standard library only): GELU as people write it with
-the math module, served over gelucheck's subprocess protocol (DESIGN.md section 5.2).
+the math module, served over gelucheck's subprocess protocol (docs/design.md section 5.2).
 
     gelucheck list --adapter 'exec:python3 adapters/exec/example_adapter.py'
     gelucheck run  --adapter 'exec:python3 adapters/exec/example_adapter.py'

@@ -1,4 +1,4 @@
-/* exec:COMMAND, the subprocess protocol of DESIGN.md section 5.2: start the command, read its
+/* exec:COMMAND, the subprocess protocol of docs/design.md section 5.2: start the command, read its
  * banner up to 'ready' (exec_banner.c), and hand back an adapter whose kernels are evaluated
  * by requests (exec_eval.c).  When the open fails, the process group is killed and reaped
  * before we return.  exec_restart (ops->restart) starts the command again after it died,

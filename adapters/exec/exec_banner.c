@@ -1,4 +1,4 @@
-/* The banner of the subprocess protocol (DESIGN.md section 5.2), up to 'ready':
+/* The banner of the subprocess protocol (docs/design.md section 5.2), up to 'ready':
  *   gelucheck-exec 1
  *   name NAME                                  (optional, once: the adapter's own name, the
  *                                              ADAPTER of its kernels' ADAPTER/KERNEL)

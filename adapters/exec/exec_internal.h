@@ -1,4 +1,4 @@
-/* Internals of adapters/exec, the client of the subprocess protocol (DESIGN.md section 5.2).
+/* Internals of adapters/exec, the client of the subprocess protocol (docs/design.md section 5.2).
  * The public side is gc_exec_open() in adapters/core/adapter.h.
  *
  * Files: exec.c (open), exec_banner.c (up to 'ready'), exec_eval.c (eval, close), exec_io.c

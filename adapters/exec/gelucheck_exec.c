@@ -1,4 +1,4 @@
-/* The banner and request loop of gelucheck_exec.h (protocol: DESIGN.md section 5.2).
+/* The banner and request loop of gelucheck_exec.h (protocol: docs/design.md section 5.2).
  * Lines are at most 4096 bytes before their "\n"; payloads are little-endian on the pipe. */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* gelucheck_exec: serve your kernels to gelucheck from a C program over the subprocess
- * protocol (`--adapter exec:./your_program`, DESIGN.md section 5.2).  Copy this header and
+ * protocol (`--adapter exec:./your_program`, docs/design.md section 5.2).  Copy this header and
  * gelucheck_exec.c into your project; they need only C99 and stdio.
  *
  *   static int my_gelu(const void *x, void *y, size_t n, char *err, size_t err_size)

@@ -1,5 +1,5 @@
 /* The built-in `libm` adapter: GELU and its relatives written the ways people write them, on
- * the C library's erf, erfc, tanh and exp (DESIGN.md section 5; issue 3).
+ * the C library's erf, erfc, tanh and exp (docs/design.md section 5; issue 3).
  *
  * What glibc claims.  The glibc manual's "Known Maximum Errors in Math Functions" prints, per
  * architecture, the largest error glibc's own test suite observed (sysdeps/<arch>/fpu/

@@ -1,6 +1,6 @@
 /* The `musl` adapter (issue 6): the libm adapter's kernels (adapters/libm: the same formulas,
  * the same source files) linked statically against musl's libm and served over the subprocess
- * protocol (DESIGN.md 5.2) with gelucheck_exec.h.  Built by musl-gcc -static in
+ * protocol (docs/design.md 5.2) with gelucheck_exec.h.  Built by musl-gcc -static in
  * adapters/musl/CMakeLists.txt, which also reads the musl version (musl has no version macro).
  *
  * What musl claims (its src/math comments, as of 1.2.3; git.musl-libc.org/cgit/musl):
@@ -56,7 +56,7 @@ static int (*const evals[MAX_KERNELS])(const void *, void *, size_t, char *, siz
     NAME10(), NAME10(1), NAME10(2), NAME10(3)
 };
 
-/* DESIGN.md section 2's names, indexed by enum gelucheck_func - 1 and gelucheck_dtype - 1 */
+/* docs/design.md section 2's names, indexed by enum gelucheck_func - 1 and gelucheck_dtype - 1 */
 static const char *const funcs[] = { "gelu", "gelu_tanh", "gelu_sigmoid", "gelu_grad",
                                      "gelu_tanh_grad", "normcdf", "normpdf", "erf", "erfc" };
 static const char *const dtypes[] = { "f64", "f32", "f16", "bf16" };

@@ -1,5 +1,5 @@
 /* gc_mutants: the built-in `mutants` adapter, deliberately defective kernels, one per defect
- * class of issue 3's table, each documented with the suite and finding kind (DESIGN.md
+ * class of issue 3's table, each documented with the suite and finding kind (docs/design.md
  * section 6) that must catch it.  They are the suites' own test fixtures. */
 #ifndef GC_MUTANTS_H
 #define GC_MUTANTS_H

@@ -44,7 +44,7 @@ float gc_mut_gelu_split(float x, float negx)
     if (isnan(x))
         return x;
     if (isinf(x))
-        return x > 0 ? x : -0.0f; /* GELU(-inf) = -0 (DESIGN.md section 2) */
+        return x > 0 ? x : -0.0f; /* GELU(-inf) = -0 (docs/design.md section 2) */
     double xd = x;                /* exact */
     /* erfc(z) within 5 ulp (glibc's claim) and z = -x/sqrt2 within 1/2 ulp, which erfc
        amplifies by 2 z^2 <= 210 over f32's non-zero range (|x| <= 14.4): ~1e-14 relative */

@@ -1,5 +1,5 @@
 /* The built-in `mutants` adapter: deliberately defective GELU kernels, one per defect class
- * of issue 3's table (DESIGN.md section 6 names the suites and finding kinds).  They claim
+ * of issue 3's table (docs/design.md section 6 names the suites and finding kinds).  They claim
  * nothing: each description says the defect and what must catch it.  The families:
  * mut_formula.c (wrong formula or accuracy), mut_special.c (specials, tail, overflow, f16),
  * mut_vector.c (batch handling).  open() gives each thread a ctx with a call counter. */

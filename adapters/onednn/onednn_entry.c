@@ -1,6 +1,6 @@
 /* The built-in `onednn` adapter: oneDNN's eltwise primitive, algorithms gelu_erf and
  * gelu_tanh, forward and backward (diff_dst = 1 gives the derivative), through the oneDNN 2.x
- * C API (DESIGN.md section 5; issue 6).  f32 always; bf16 and f16 where oneDNN can create the
+ * C API (docs/design.md section 5; issue 6).  f32 always; bf16 and f16 where oneDNN can create the
  * primitive on this CPU (2.x: bf16 needs avx512_core, f16 is never offered on x86-64).
  *
  * What oneDNN claims.  The eltwise developer guide (dev_guide_eltwise, 2.x) gives formulas

@@ -88,7 +88,7 @@ function writeModel(name, file) {
 const USAGE = `usage: node ${PROG}                        serve the built-in kernels
        node ${PROG} --model M.onnx --func F   serve a model (one float input, one output)
        node ${PROG} --write-model NAME PATH   write a built-in graph (NAME: e.g. erf_decomp.f32)
-Speaks gelucheck's subprocess protocol on stdin/stdout (DESIGN.md 5.2).\n`;
+Speaks gelucheck's subprocess protocol on stdin/stdout (docs/design.md 5.2).\n`;
 
 async function main(argv) {
     if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {

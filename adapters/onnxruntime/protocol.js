@@ -1,5 +1,5 @@
 'use strict';
-// The adapter side of gelucheck's subprocess protocol, version 1 (DESIGN.md 5.2): requests
+// The adapter side of gelucheck's subprocess protocol, version 1 (docs/design.md 5.2): requests
 // read from stdin as a binary stream, replies written to stdout.
 const MAX_BATCH = 65536; // the most elements in one request
 const MAX_LINE = 4096; // the longest line, without its "\n"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """PyTorch's GELU (torch.nn.functional.gelu) and its autograd backward on the CPU, served over
-gelucheck's subprocess protocol (DESIGN.md section 5.2).  Run it with the Python that has torch
+gelucheck's subprocess protocol (docs/design.md section 5.2).  Run it with the Python that has torch
 (Debian 12: /usr/bin/python3, python3-torch 1.13.1):
     gelucheck run --adapter torch              (configure found it)
     gelucheck run --adapter 'exec:/usr/bin/python3 adapters/torch/torch_adapter.py'
@@ -38,7 +38,7 @@ with one thread here (torch.set_num_threads(1)), the host parallelises.
 import os
 import sys
 
-MAX_BATCH = 65536  # the most elements in one request (DESIGN.md 5.2)
+MAX_BATCH = 65536  # the most elements in one request (docs/design.md 5.2)
 MAX_LINE = 4096    # the longest line, without its "\n"
 PROBE = [-40.0, -9.0, -6.0, -5.5, -3.0, -2.25, -1.0, -0.75, -0.5, -1e-3, 0.0, 1e-3, 0.5, 1.0,
          3.0, 6.0]  # start-up probe: does the dtype run, do the mkldnn flags change bits?

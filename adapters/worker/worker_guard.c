@@ -1,5 +1,5 @@
 /* The worker's guarded view of the shared memory, and the handler that turns a fault on a
- * guard or on the read-only x into a reply (DESIGN.md section 10).
+ * guard or on the read-only x into a reply (docs/design.md section 10).
  *
  * A fault is classified by its address: in the read-only x region (not in place) it is a write
  * into the input; from the guard before the y region up to the start of the window's first

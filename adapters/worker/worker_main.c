@@ -1,5 +1,5 @@
 /* gelucheck-worker: runs the kernels of one built-in or plug-in adapter for gelucheck, in a
- * process of its own (DESIGN.md section 10; the protocol is worker_proto.h).
+ * process of its own (docs/design.md section 10; the protocol is worker_proto.h).
  *
  *   gelucheck-worker [--rlimit-as BYTES | --cgroup PROCS] SPEC [ADAPTER-OPTIONS]
  *

@@ -1,4 +1,4 @@
-/* The private protocol between gelucheck (the host) and gelucheck-worker (DESIGN.md section
+/* The private protocol between gelucheck (the host) and gelucheck-worker (docs/design.md section
  * 10).  Both ends are built from the same tree, so messages are native-endian structs; the
  * magic carries the protocol version and a mismatch is refused at start-up.
  *
@@ -79,7 +79,7 @@ struct wk_rep {
     int32_t oom;       /* a crash note: 1 when the worker dies out of memory under its
                           --rlimit-as (worker_limit.c) */
     int64_t near_off;  /* its byte offset from x[0] or y[0] */
-    uint64_t fpenv_modified; /* the adapter's count after this eval (DESIGN.md 5.1) */
+    uint64_t fpenv_modified; /* the adapter's count after this eval (docs/design.md 5.1) */
     uint32_t msg_len, what_len; /* then the message and fpenv_what */
 };
 

@@ -1,7 +1,7 @@
 /* geluref: the correctly rounded reference of gelucheck.
  *
  * Every function here returns the correctly rounded value of the exact mathematical function
- * (DESIGN.md section 2) or an error status; never an approximation.  Two layers:
+ * (docs/design.md section 2) or an error status; never an approximation.  Two layers:
  *
  *  - an MPFR-style layer, geluref_gelu(y, x, rnd) and friends: the result rounded to y's
  *    precision in direction rnd, returning the ternary value, in the caller's exponent range
@@ -69,7 +69,7 @@ GELUREF_API const char *geluref_strerror(enum geluref_status st);
 /* The version of the library actually loaded (GELUREF_VERSION_STRING is the header's). */
 GELUREF_API const char *geluref_version(void);
 
-/* Names as in DESIGN.md section 2: "gelu", "gelu_tanh", ..., "gelu_grad2", "gelu_scaled";
+/* Names as in docs/design.md section 2: "gelu", "gelu_tanh", ..., "gelu_grad2", "gelu_scaled";
  * "f64", "f32", "f16", "bf16"; rounding "rn", "rz", "ru", "rd". NULL / nonzero when unknown. */
 GELUREF_API const char *geluref_func_name(enum geluref_func f);
 GELUREF_API int geluref_func_from_name(const char *name, enum geluref_func *f);
@@ -150,7 +150,7 @@ GELUREF_API enum geluref_status geluref_eval(enum geluref_func f, enum geluref_d
  * Rounding f(x) to odd at P = p + 16 bits (RZ, then the last bit set when inexact) and then
  * into the dtype in any mode gives the same bits as rounding f(x) once (S. Boldo,
  * G. Melquiond, IEEE Trans. Computers 57(4), 2008, theorem 1: P >= p + 2 suffices), and the
- * value is within 2^-(p+15) of f(x) relatively: what an error measurement needs (DESIGN.md
+ * value is within 2^-(p+15) of f(x) relatively: what an error measurement needs (docs/design.md
  * section 4).  One evaluation gives RN, RD, RU and the ulp error.
  *
  * Two paths give the same result bit for bit (tests/reference/test_fast.c):
@@ -237,7 +237,7 @@ GELUREF_API int geluref_mpfr_to_bits(enum geluref_dtype dt, mpfr_srcptr v, uint6
 /* Rounds any MPFR value into the dtype in direction rnd (one rounding, subnormals honoured). */
 GELUREF_API uint64_t geluref_round_to_bits(enum geluref_dtype dt, mpfr_srcptr v, mpfr_rnd_t rnd);
 
-/* Parses a number for the dtype (DESIGN.md section 11): raw bits "0x" + exactly 4 (f16,
+/* Parses a number for the dtype (docs/design.md section 11): raw bits "0x" + exactly 4 (f16,
  * bf16), 8 (f32) or 16 (f64) hex digits; a hex float, which must contain a 'p' exponent
  * ("-0x1.8p+1"); a decimal ("-5.6", "1e-3"); or "inf", "-inf", "nan" (any case, optional
  * sign; any NaN text gives the dtype's default quiet NaN).  Raw bits take no sign.  Decimal

@@ -1,4 +1,4 @@
-/* geluref_parse: text -> dtype bits (DESIGN.md section 11).
+/* geluref_parse: text -> dtype bits (docs/design.md section 11).
  *
  * The grammar is checked here, character by character, before MPFR sees the text: mpfr_strtofr
  * alone would skip leading space, stop quietly at trailing garbage and accept forms we do not

@@ -3,7 +3,7 @@
 #include "internal.h"
 
 /* gelu family (gelu, gelu_tanh, gelu_sigmoid, gelu_scaled): NaN -> NaN, +inf -> +inf,
- * -inf -> -0, +-0 -> +-0 (DESIGN.md section 2). */
+ * -inf -> -0, +-0 -> +-0 (docs/design.md section 2). */
 enum gr_outcome gr_special_gelu(mpfr_ptr y, mpfr_srcptr x, mpfr_srcptr s, mpfr_rnd_t rnd,
                                 int *ternary)
 {

@@ -1,5 +1,5 @@
 /* Helpers shared by the built-in adapter tests: table checks, running every kernel, dtype
- * bit handling, and error against the reference (DESIGN.md section 4's measures). */
+ * bit handling, and error against the reference (docs/design.md section 4's measures). */
 #ifndef ADAPT_UTIL_H
 #define ADAPT_UTIL_H
 
@@ -38,7 +38,7 @@ int au_is_normal(uint32_t dt, uint64_t b);
 
 /* The reference, RN: geluref_eval's bits (cmocka fails on an error status). */
 uint64_t au_ref(uint32_t func, uint32_t dt, uint64_t x);
-/* cr_distance (DESIGN.md section 4): positions apart in the dtype's ordered values, +0 and
+/* cr_distance (docs/design.md section 4): positions apart in the dtype's ordered values, +0 and
  * -0 one position.  Both NaN: 0; one NaN: UINT64_MAX. */
 uint64_t au_cr_distance(uint32_t dt, uint64_t y, uint64_t r);
 /* ulp error |y - f(x)| / ulp(f(x)) with f(x) from the reference at 160 bits; INFINITY when y

@@ -27,7 +27,7 @@ endforeach()
 cli_test(onnxruntime_list 0 "list|--adapter|onnxruntime"
     OUT "^adapter onnxruntime [(]version onnxruntime-node 1[.]30[.]0 [(]ORT 1[.]30[.]0, CPU EP${ort_list}")
 
-# the protocol, known values (DESIGN.md), exact cases and single-input findings, spoken
+# the protocol, known values (docs/design.md), exact cases and single-input findings, spoken
 # directly; standard library only
 add_test(NAME onnxruntime_protocol
     COMMAND ${ort_python} ${ort_dir}/check_protocol.py builtin ${GC_NODE_EXECUTABLE} ${ort_script})

@@ -1,5 +1,5 @@
 /* A plug-in that changes the floating-point environment while it loads (adapters/core/
- * fpenv.c; DESIGN.md 5.1 and 12): each step of a load is checked and the environment put back
+ * fpenv.c; docs/design.md 5.1 and 12): each step of a load is checked and the environment put back
  * at once; the fixture fixtures/fastmath.c sets FTZ and DAZ in a constructor, as -Ofast does.
  *   - the load check itself, one step at a time (a table of what a step does);
  *   - through the worker: the hello carries what the load did, the evals run clean;

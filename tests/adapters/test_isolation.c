@@ -1,4 +1,4 @@
-/* gelucheck-worker (DESIGN.md section 10) against the hostile fixture (fixtures/hostile.c):
+/* gelucheck-worker (docs/design.md section 10) against the hostile fixture (fixtures/hostile.c):
  * each crash, exit and hang gives its status and gc_eval_extra (signal, exit status), each
  * stray write its fault kind and offset with whole outputs; a restart brings back the same
  * kernels and a good kernel then evaluates correctly; a plug-in whose entry or open crashes is

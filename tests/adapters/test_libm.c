@@ -128,7 +128,7 @@ static double value(uint32_t dt, uint64_t b)
                                  : (double)gc_bf16_to_float((uint16_t)b);
 }
 
-/* the ulp suite's regions (DESIGN.md section 6) */
+/* the ulp suite's regions (docs/design.md section 6) */
 static int region(double x)
 {
     return x < -10 ? 0 : x < -5 ? 1 : x < -1 ? 2 : x < 0 ? 3 : x < 1 ? 4 : 5;
@@ -177,7 +177,7 @@ static void test_accuracy(void **state)
     }
 }
 
-/* The flush point (DESIGN.md section 6, tail suite): the largest x < 0 where the kernel
+/* The flush point (docs/design.md section 6, tail suite): the largest x < 0 where the kernel
  * returns +-0 while the correctly rounded result is not.  Exhaustive: every float from -4
  * down to -8. */
 static float flush_point_f32(const struct gelucheck_kernel *k)
@@ -231,7 +231,7 @@ static void test_flush_points(void **state)
 {
     (void)state;
     const struct gelucheck_plugin *p = libm();
-    /* DESIGN.md section 2: 0.5f*x*(1+erff(x/sqrt2)) returns 0 below about -5.54, where
+    /* docs/design.md section 2: 0.5f*x*(1+erff(x/sqrt2)) returns 0 below about -5.54, where
        erff(x/sqrt2) rounds to -1: 1 + erf = 2 Phi(x) < 2^-25, half an ulp of 1 (below 1). */
     float f = flush_point_f32(au_kernel(p, "erf1p.f32"));
     print_message("flush points (largest x with output 0, reference not; nan: none):\n"

@@ -64,7 +64,7 @@ void agrees(const char *name, uint32_t func, float lo, float hi)
 static void test_table(void **state)
 {
     (void)state;
-    /* the finding kinds of DESIGN.md section 6: every description names one */
+    /* the finding kinds of docs/design.md section 6: every description names one */
     static const char *const kinds[] = {
         "ulp_exceeded", "nan_output", "inf_output", "wrong_sign", "premature_flush", "ftz",
         "signed_zero", "special_value", "identity_violation", "non_monotonic", "position_dependent",

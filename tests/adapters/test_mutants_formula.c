@@ -98,7 +98,7 @@ void test_grad_no_xphi(void **state)
     (void)state;
     assert_int_equal(au_kernel(mutants(), "grad_no_xphi.f32")->func, GELUCHECK_GELU_GRAD);
     agrees("grad_no_xphi.f32", GELUCHECK_NORMCDF, -INFINITY, INFINITY);
-    /* GELU'(1) = 1.0833154705876864 (DESIGN.md section 2); Phi(1) = 0.8413 */
+    /* GELU'(1) = 1.0833154705876864 (docs/design.md section 2); Phi(1) = 0.8413 */
     assert_true(fabsf(mut_at("grad_no_xphi.f32", 1.0f) - 0.84134475f) < 1e-7f);
     assert_true(fabsf(ref_at(GELUCHECK_GELU_GRAD, 1.0f) - 1.0833155f) < 1e-7f);
 }

@@ -4,7 +4,7 @@
  *
  * Tolerances.  x >= 0, where nothing cancels: 8 ulp in f32 (the ulp suite measured at most
  * 7.1 on 2^17 inputs per region, jit:avx512_core, oneDNN 2.6.3), one position (cr_distance)
- * in bf16.  x < 0: the lenient policy's framework tolerance (DESIGN.md section 7), 16 ulp or
+ * in bf16.  x < 0: the lenient policy's framework tolerance (docs/design.md section 7), 16 ulp or
  * an absolute error of 1e-6 (f32), one position or 1e-3 (bf16): 1 + erf and 1 + tanh cancel
  * there, and GELU' crosses zero at x* = -0.7518, so only an absolute bound holds.  oneDNN
  * documents no bound (adapters/onednn/onednn_entry.c); its own benchdnn accepts a relative
@@ -29,11 +29,11 @@ struct row {
 };
 static const struct row rows[] = {
     { 0xc0900000, "-0x1.2p+2 (-4.5): deep in the cancellation of 1 + erf, 1 + tanh" },
-    { 0xc0400000, "-0x1.8p+1 (-3): DESIGN.md's GELU(-3), GELU'(-3)" },
+    { 0xc0400000, "-0x1.8p+1 (-3): docs/design.md's GELU(-3), GELU'(-3)" },
     { 0xc0200000, "-0x1.4p+1 (-2.5)" },
     { 0xc0000000, "-0x1p+1 (-2)" },
     { 0xbfc00000, "-0x1.8p+0 (-1.5)" },
-    { 0xbf800000, "-0x1p+0 (-1): DESIGN.md's GELU(-1), GELU'(-1)" },
+    { 0xbf800000, "-0x1p+0 (-1): docs/design.md's GELU(-1), GELU'(-1)" },
     { 0xbf400000, "-0x1.8p-1 (-0.75): next to x*, GELU' ~ 0" },
     { 0xbf000000, "-0x1p-1 (-0.5)" },
     { 0xbe99999a, "-0x1.333334p-2 (-0.3f)" },
@@ -47,7 +47,7 @@ static const struct row rows[] = {
     { 0x3dcccccd, "0x1.99999ap-4 (0.1f)" },
     { 0x3e800000, "0x1p-2 (0.25)" },
     { 0x3f000000, "0x1p-1 (0.5)" },
-    { 0x3f800000, "0x1p+0 (1): DESIGN.md's GELU(1), GELU'(1)" },
+    { 0x3f800000, "0x1p+0 (1): docs/design.md's GELU(1), GELU'(1)" },
     { 0x3fc00000, "0x1.8p+0 (1.5)" },
     { 0x40000000, "0x1p+1 (2)" },
     { 0x40400000, "0x1.8p+1 (3)" },

@@ -131,7 +131,7 @@ static void test_good(void **state)
     assert_int_equal(a->kernels[3].func, GELUREF_ERF);
     assert_int_equal(a->kernels[4].dtype, GELUREF_BF16);
 
-    /* GELU(-1) = -0.15865525393145705, GELU(1) = 0.8413447460685429 (DESIGN.md 2); the eval
+    /* GELU(-1) = -0.15865525393145705, GELU(1) = 0.8413447460685429 (docs/design.md 2); the eval
      * also checks it got the ctx open() set */
     double x[3] = { -1, 0, 1 }, y[3];
     assert_int_equal(gc_kernel_eval(&a->kernels[0], x, y, 3, msg, sizeof msg), GC_OK);
@@ -144,7 +144,7 @@ static void test_good(void **state)
     assert_int_equal(gc_kernel_eval(&a->kernels[3], h, h, 2, msg, sizeof msg), GC_OK);
     assert_true(h[0] == 0xbc00 && h[1] == 0x0001);
 
-    /* the host sets round-to-nearest, FTZ and DAZ off before each eval (DESIGN.md 5.1) */
+    /* the host sets round-to-nearest, FTZ and DAZ off before each eval (docs/design.md 5.1) */
     fesetround(FE_UPWARD);
 #if defined(__SSE__) || defined(__x86_64__)
     unsigned csr = _mm_getcsr();

@@ -77,7 +77,7 @@ static void test_relative_paths(void **state)
 }
 
 /* The built-in table: libm and mutants, in every build, open and have kernels; the
- * third-party ones (DESIGN.md 5) follow in a fixed order, each either in-process (entry),
+ * third-party ones (docs/design.md 5) follow in a fixed order, each either in-process (entry),
  * a subprocess (command) or skipped with a reason: exactly one of the three. */
 static void test_builtins(void **state)
 {

@@ -246,7 +246,7 @@ static void test_known(void **state)
     }
 }
 
-/* Exact values: the conventions of DESIGN.md section 2 where the formula as written keeps
+/* Exact values: the conventions of docs/design.md section 2 where the formula as written keeps
  * them, and NaN at x = -inf for the three GELU forms: -inf * 0 (erf(-inf) = -1 exactly,
  * erfc(+inf) = +0), where the reference says -0. */
 static void test_specials(void **state)

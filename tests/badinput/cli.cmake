@@ -1,4 +1,4 @@
-# Bad-input tables (issue 8, DESIGN.md section 10): every place outside input enters the
+# Bad-input tables (issue 8, docs/design.md section 10): every place outside input enters the
 # command line, one row per hostile value, each asserting the exit status and the one-line
 # message that names the source (option, file:line, file) and the problem.  Rows already in
 # parse_cli.cmake, suites/run.cmake, suites/shard.cmake and reports/*.cmake are not repeated.

@@ -1,4 +1,4 @@
-/* Fuzz target: the client of the subprocess protocol (adapters/exec, DESIGN.md section 5.2).
+/* Fuzz target: the client of the subprocess protocol (adapters/exec, docs/design.md section 5.2).
  *
  * The input is everything the adapter writes to its stdout: the banner, then the replies.  It
  * goes into a pipe whose write end is closed, so the reader sees exactly those bytes and then

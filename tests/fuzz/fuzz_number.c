@@ -1,4 +1,4 @@
-/* Fuzz target: the number parser of `gelucheck ref` and --scale (geluref_parse, DESIGN.md
+/* Fuzz target: the number parser of `gelucheck ref` and --scale (geluref_parse, docs/design.md
  * section 11: decimal, hex float with a 'p' exponent, raw bits, inf, nan).  The input, cut at
  * its first NUL, is parsed as each dtype.  Checked: no crash or undefined behaviour; a failure
  * says why in one line; a value parsed formats as decimal, hex float and bits, and each of

@@ -1,4 +1,4 @@
-/* Fuzz target: the host's check of a plug-in table (adapters/core/validate.c, DESIGN.md 5.1)
+/* Fuzz target: the host's check of a plug-in table (adapters/core/validate.c, docs/design.md 5.1)
  * and, for a table it accepts, the copy into a struct gc_adapter, open() and eval
  * (adapters/core/plugin.c).  The input is not a file but a recipe (fuzz_plugin_build.c): a
  * struct gelucheck_plugin and its kernels[] are built from it, each in a heap block of exactly

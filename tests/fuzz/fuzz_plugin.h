@@ -1,5 +1,5 @@
 /* fuzz_plugin: a plug-in table built from a recipe of fuzz bytes, and an independent model of
- * the contract it must meet (DESIGN.md 5.1), for fuzz_plugin.c. */
+ * the contract it must meet (docs/design.md 5.1), for fuzz_plugin.c. */
 #ifndef GELUCHECK_FUZZ_PLUGIN_H
 #define GELUCHECK_FUZZ_PLUGIN_H
 
@@ -37,7 +37,7 @@ int fp_eval_b(void *ctx, const void *x, void *y, size_t n);
 int fp_build(struct fp_table *t, const uint8_t *data, size_t size, struct fp_behaviour *b);
 void fp_release(struct fp_table *t);
 
-/* The model: whether DESIGN.md 5.1 allows p (abi_version >= 1; struct_size and kernel_size at
+/* The model: whether docs/design.md 5.1 allows p (abi_version >= 1; struct_size and kernel_size at
  * least ABI 1's and at most 4096; kernel_size a multiple of the kernel's alignment; name and
  * version set; 1 <= n_kernels <= 100000; kernels set; each kernel a valid unique name, func
  * 1..9, dtype 1..4, eval set).  Reads only what the contract lets it read. */

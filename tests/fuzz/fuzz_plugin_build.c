@@ -1,4 +1,4 @@
-/* fuzz_plugin: a plug-in table from a recipe of fuzz bytes, and the model of DESIGN.md 5.1
+/* fuzz_plugin: a plug-in table from a recipe of fuzz bytes, and the model of docs/design.md 5.1
  * that the host's check is compared with (fuzz_plugin.h).
  *
  * The recipe, byte by byte (a byte past the end reads 0, and 0 always picks the valid
@@ -27,7 +27,7 @@
 #define FP_NAME_MAX 128         /* the contract's longest name */
 #define FP_ABI1_PLUGIN (offsetof(struct gelucheck_plugin, kernels) + sizeof(void *))
 #define FP_ABI1_KERNEL (offsetof(struct gelucheck_kernel, eval) + sizeof(void (*)(void)))
-#define FP_MAX_SIZE 4096u       /* struct_size and kernel_size at most (DESIGN.md 5.1: the
+#define FP_MAX_SIZE 4096u       /* struct_size and kernel_size at most (docs/design.md 5.1: the
                                    host's sanity limit GC_MAX_STRUCT_SIZE) */
 #define FP_MAX_KERNELS 100000u  /* n_kernels at most (the host's GC_MAX_KERNELS) */
 

@@ -1,4 +1,4 @@
-/* Fuzz target: --resume files (DESIGN.md sections 7 and 10).  The input is a previous result,
+/* Fuzz target: --resume files (docs/design.md sections 7 and 10).  The input is a previous result,
  * as `gelucheck run --resume FILE` reads it (reports/read.c), checked against the head of one
  * fixed run exactly as cli/run_exec.c checks it (reports/resume.c: head, policy, command,
  * adapters, kernels) and, when it is an interrupted result of that run, continued

@@ -1,4 +1,4 @@
-/* oracle_eval: special inputs by the table of DESIGN.md section 2, then a loop that encloses
+/* oracle_eval: special inputs by the table of docs/design.md section 2, then a loop that encloses
  * f(x) (oracle_enclose.c) and rounds both ends (oracle_dtype.c) until they agree. */
 #include <stdint.h>
 #include "oracle_internal.h"
@@ -17,7 +17,7 @@ static bool gelu_family(enum geluref_func f)
            f == GELUREF_GELU_SCALED;
 }
 
-/* f at x = +-inf (the limits of DESIGN.md section 2; gelu_grad2 -> -0 on both sides). */
+/* f at x = +-inf (the limits of docs/design.md section 2; gelu_grad2 -> -0 on both sides). */
 static double at_inf(enum geluref_func f, bool pos)
 {
     switch (f) {

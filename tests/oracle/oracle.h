@@ -5,7 +5,7 @@
  * function is called.  Method, deliberately naive and slow:
  *
  *  1. decode x from its bits (oracle_decode);
- *  2. evaluate the textbook formula of DESIGN.md section 2 in interval arithmetic
+ *  2. evaluate the textbook formula of docs/design.md section 2 in interval arithmetic
  *     (interval.h) at working precision wp, in MPFR's widest exponent range, giving
  *     lo <= f(x) <= hi;
  *  3. f(x) is transcendental at every nonzero finite x, so it lies strictly inside (lo, hi):
@@ -16,7 +16,7 @@
  * Two proven facts tighten the enclosure where plain interval arithmetic can never decide
  * (a sum of correlated terms pinned at a representable value): gelu_grad and gelu_tanh_grad
  * are > 1 for x >= 1 and < 0 for x <= -1 (proof in oracle.c).
- * Special inputs (NaN, +-inf, +-0) follow the table of DESIGN.md section 2.
+ * Special inputs (NaN, +-inf, +-0) follow the table of docs/design.md section 2.
  *
  * Thread safety: reentrant; scratch and cached constants are thread-local (free them with
  * oracle_thread_release() before a thread exits, if leak checkers matter).  MPFR's exponent

@@ -1,4 +1,4 @@
-/* The enclosures of oracle_eval: the textbook formulas of DESIGN.md section 2 in interval
+/* The enclosures of oracle_eval: the textbook formulas of docs/design.md section 2 in interval
  * arithmetic (interval.h), at a given working precision. */
 #include <stdint.h>
 #include "oracle_internal.h"
@@ -67,7 +67,7 @@ void oracle_enclose_release(void)
 
 /* ---- the formulas; each leaves f(x) enclosed in w->r and returns nonzero on failure ---- */
 
-/* r = Phi(y) = erfc(-y/sqrt2)/2 (never 1 - ..., DESIGN.md); r may alias y */
+/* r = Phi(y) = erfc(-y/sqrt2)/2 (never 1 - ..., docs/design.md); r may alias y */
 static int cdf(struct ws *w, struct iv *r, const struct iv *y)
 {
     iv_neg(r, y);

@@ -1,5 +1,5 @@
 /* Unit tests of the test oracle (oracle.h) against values from outside gelucheck: the
- * published binary64 values of DESIGN.md section 2, the binary32 subnormal midpoints and tail
+ * published binary64 values of docs/design.md section 2, the binary32 subnormal midpoints and tail
  * threshold, the special-value table, MPFR's own correctly rounded erf/erfc, and invariants
  * that any correct rounding satisfies (RD and RU are neighbours, RN and RZ are one of them). */
 #include <stdarg.h>
@@ -37,7 +37,7 @@ struct f64_row {
     const char *why;
 };
 
-/* DESIGN.md section 2, "Useful true values (binary64, RN)". */
+/* docs/design.md section 2, "Useful true values (binary64, RN)". */
 static const struct f64_row published[] = {
     { GELUREF_GELU, -3.0, -0.0040496940948902835, "GELU(-3)" },        /* -0x1.096697b244861p-8 */
     { GELUREF_GELU, -1.0, -0.15865525393145705, "GELU(-1)" },          /* -0x1.44ed0bb7cb20bp-3 */
@@ -106,7 +106,7 @@ static void test_f32_cases(void **state)
     assert_true((last & 0x80000000) != 0);
 }
 
-/* DESIGN.md section 2: NaN, +-inf, +-0. */
+/* docs/design.md section 2: NaN, +-inf, +-0. */
 static const struct bits_row special_rows[] = {
     { GELUREF_GELU, GELUREF_F64, UINT64_C(0x7ff0000000000001), UINT64_C(0x7ff8000000000000),
       "NaN in: quiet NaN out (f64)" },

@@ -1,4 +1,4 @@
-/* Known values: the reference against numbers published outside this project (DESIGN.md
+/* Known values: the reference against numbers published outside this project (docs/design.md
  * section 2, issue 2), never against its own output.  The approximations' deviations and the
  * minima are found by scanning the reference, as the issue asks. */
 #include <math.h>
@@ -37,7 +37,7 @@ static float ref32(enum geluref_func f, float x)
 }
 
 /* binary64 RN values, as published (shortest decimal strings of the correctly rounded
- * results): DESIGN.md section 2 "Useful true values". */
+ * results): docs/design.md section 2 "Useful true values". */
 static const struct {
     enum geluref_func f;
     const char *x, *want, *why;
@@ -95,7 +95,7 @@ static void test_f32_underflow_point(void **state)
 static void test_f32_midpoints_near_zero(void **state)
 {
     (void)state;
-    /* x/2 is a midpoint there and the x^2 term decides (DESIGN.md section 2) */
+    /* x/2 is a midpoint there and the x^2 term decides (docs/design.md section 2) */
     assert_true(ref32(GELUREF_GELU, 3 * 0x1p-149f) == 2 * 0x1p-149f);
     assert_true(ref32(GELUREF_GELU, -3 * 0x1p-149f) == -0x1p-149f);
 }

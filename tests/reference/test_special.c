@@ -1,5 +1,5 @@
 /* Special values and signed zeros of every function, dtype and rounding mode, against the
- * table of DESIGN.md section 2 (typed in here, not taken from the reference). */
+ * table of docs/design.md section 2 (typed in here, not taken from the reference). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-# Crashes and hangs become findings with the smallest reproducing batch (issue 8, DESIGN.md
+# Crashes and hangs become findings with the smallest reproducing batch (issue 8, docs/design.md
 # section 10; suites/crash.c): gelucheck run on exec_fixtures/crashers.py, each result
 # validated against the schema and checked by crash_check.py; and the bisection itself on an
 # in-memory adapter (test_crash.c).  Included from tests/CMakeLists.txt after suites/run.cmake.

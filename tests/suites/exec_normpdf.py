@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Test fixture (gelucheck exec protocol v1, DESIGN.md section 5.2): one f32 normpdf kernel,
+"""Test fixture (gelucheck exec protocol v1, docs/design.md section 5.2): one f32 normpdf kernel,
 exp(-x^2/2) * C in double rounded once to float, with C = 0x1.988452p-2, the float one below
 RN(1/sqrt(2 pi)) = 0x1.988454p-2.  So normpdf(+-0) is 1 ulp low (an inexact special value)
 and every output is within about 1.5 ulp: the default policy must pass it (special and

@@ -1,4 +1,4 @@
-# Interrupted runs and --resume (DESIGN.md sections 7 and 10): SIGINT/SIGTERM during a sweep
+# Interrupted runs and --resume (docs/design.md sections 7 and 10): SIGINT/SIGTERM during a sweep
 # writes what was measured, marked incomplete, exit 130/143; --resume continues it to the
 # uninterrupted run's result.  Included from tests/CMakeLists.txt after run.cmake (its
 # run_schema, run_validate, cli_test).

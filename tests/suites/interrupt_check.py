@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Interrupted runs and --resume, end to end (DESIGN.md sections 7 and 10; interrupt.cmake).
+"""Interrupted runs and --resume, end to end (docs/design.md sections 7 and 10; interrupt.cmake).
 
 interrupt_check.py GELUCHECK DIR SCHEMA VALIDATE SIG[,SIG...] ARGS...
 

@@ -149,7 +149,7 @@ run_test(normpdf_inexact_strict 1 "run|--adapter|${normpdf_lo}|--suite|special,i
 # lenient tolerates NaN for x = -inf (nan_at_neg_inf = allow): nan_neginf.f32, accurate
 # elsewhere, passes it; only the special suite judges +-inf and +-0
 run_test(nan_neginf_lenient 0 "run|--adapter|mutants|--kernel|nan_neginf.f32|--policy|lenient|--samples|5000|--threads|2")
-# a kernel that hangs past --timeout fails (exit 1, DESIGN.md section 7) with a timeout
+# a kernel that hangs past --timeout fails (exit 1, docs/design.md section 7) with a timeout
 # finding; the suites after it are not run (the exec adapter is killed)
 run_test(timeout_fails 1 "run|--adapter|exec:/usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/adapters/exec_fixtures/misbehave.py hang|--kernel|bad.f64|--timeout|0.5|--threads|1"
     MODE timeout)

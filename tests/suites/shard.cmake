@@ -1,4 +1,4 @@
-# tests of --shard K/N, --reference and gelucheck merge (DESIGN.md sections 9, 11).  Included
+# tests of --shard K/N, --reference and gelucheck merge (docs/design.md sections 9, 11).  Included
 # from tests/CMakeLists.txt after run.cmake (its run_test, run_schema, run_validate,
 # fixture_cr and test_run_result).
 

@@ -1,4 +1,4 @@
-/* The suites' core helpers: contract names (DESIGN.md section 6), regions, verdicts, dtype
+/* The suites' core helpers: contract names (docs/design.md section 6), regions, verdicts, dtype
  * bits (positions over every f16 and bf16 pattern, against MPFR's conversion), the
  * splitmix64 generator and the thread loop. */
 #include <math.h>
@@ -14,7 +14,7 @@
 
 #include "suites.h"
 
-/* DESIGN.md section 6, "Finding kinds (contract)", in its order */
+/* docs/design.md section 6, "Finding kinds (contract)", in its order */
 static const char *const contract_kinds[] = {
     "ulp_exceeded", "nan_output", "inf_output", "wrong_sign", "premature_flush", "ftz",
     "signed_zero", "special_value", "identity_violation", "bound_violation", "non_monotonic",

@@ -2,7 +2,7 @@
  * p + 16 bits gives RN, RD and RU) is cross-checked against geluref_eval(), the ground truth:
  * on random f32 and f64 inputs of every function here, and with the argument "sweep" on every
  * f16 and bf16 input of gelu, normcdf, erfc and gelu_tanh.  Then ulp errors and the primary
- * finding kind of hand-made outputs (DESIGN.md section 4). */
+ * finding kind of hand-made outputs (docs/design.md section 4). */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -134,7 +134,7 @@ static void test_ulp_positions(void **state)
             }
 }
 
-/* DESIGN.md section 2: binary32 GELU(3*2^-149) = 2*2^-149 (x/2 = 1.5*2^-149 is a midpoint and
+/* docs/design.md section 2: binary32 GELU(3*2^-149) = 2*2^-149 (x/2 = 1.5*2^-149 is a midpoint and
  * the x^2 term, positive, decides upwards); f(x) = 1.5 * 2^-149 + tiny, ulp(f) = 2^-149. */
 static void test_ulp_subnormal(void **state)
 {
@@ -178,7 +178,7 @@ static void test_ulp_zero(void **state)
     assert_true(isinf(m.rel_err) || m.rel_err > 1e30);
 }
 
-/* One hand-made output per primary kind (DESIGN.md section 4), binary32 GELU(-1) =
+/* One hand-made output per primary kind (docs/design.md section 4), binary32 GELU(-1) =
  * -0.15865525393145705 (a normal number) unless said otherwise. */
 static void test_defects(void **state)
 {

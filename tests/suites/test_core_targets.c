@@ -1,6 +1,6 @@
 /* gs_targets_build: each threshold checked with geluref_eval() (not the round-to-odd path) at
  * the threshold and at its neighbour past it, for every function 1..9 in f16, bf16 and f32;
- * the binary32 gelu values of DESIGN.md; the target list; the zeros of gelu_grad and
+ * the binary32 gelu values of docs/design.md; the target list; the zeros of gelu_grad and
  * gelu_tanh_grad and the window around them, and that no function has another. */
 #include <math.h>
 #include <setjmp.h>
@@ -138,7 +138,7 @@ static void test_all(void **state)
     check(GELUREF_GELU_TANH_GRAD, GELUREF_F64);
 }
 
-/* DESIGN.md section 2: the last binary32 x whose correctly rounded GELU is non-zero is
+/* docs/design.md section 2: the last binary32 x whose correctly rounded GELU is non-zero is
  * -14.356067657470703; the minimum of GELU is at x* = -0.75179152469356446 (f64: the float
  * nearest it); STYLE.md quotes musl's threshold 0x1.563db2p+2 (5.3475156) above which
  * RN(GELU(x)) = x in binary32. */

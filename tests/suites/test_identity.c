@@ -34,7 +34,7 @@ static void expect_verdict(struct si_run *s, enum gs_verdict want)
 
 /* clamp0.f32 = max(GELU(x), +0): f(x) - f(-x) = x fails wherever GELU(-x) rounds to a
  * non-zero.  At x = 1 by hand: f(1) = RN(0.8413447...), f(-1) = +0 instead of
- * RN(-0.15865525393145705) (DESIGN.md section 2), so the residual is GELU(-1) up to the
+ * RN(-0.15865525393145705) (docs/design.md section 2), so the residual is GELU(-1) up to the
  * rounding of f(1): |r| = 0.158655 +- 2^-25; allowed under default (consistency_ulps q = 4)
  * q (ulp(f(1)) + ulp(0)) = 4 (2^-24 + 2^-149) (f(1) in [0.5, 1): ulp 2^-24), score
  * |r| / allowed = 0.158655 * 2^22 = 6.6545e5. */
@@ -140,7 +140,7 @@ static void test_libm_consistent(void **state)
 }
 
 /* consistency_ulps: glibc's erfc-based GELU in double (a few ulp per output) shows identity
- * residuals above the half ulp of each output that strict (q = 1/2, DESIGN.md section 6)
+ * residuals above the half ulp of each output that strict (q = 1/2, docs/design.md section 6)
  * allows, none above the 4 ulp of each that default (q = 4) allows: the kind of kernel the
  * default policy is for is not failed for inconsistencies its accuracy implies */
 static void test_consistency_ulps(void **state)
@@ -233,7 +233,7 @@ static void check_cr(const char *dtype, uint64_t samples)
 /* The bounds of gelu_grad, by hand: the maximum is at sqrt2, Phi(sqrt2) + sqrt2 phi(sqrt2) =
  * 0.92135039647485756 + sqrt2 * exp(-1)/sqrt(2 pi) = 1.128904145185155, and the minimum at
  * -sqrt2 is 1 minus that (Phi(-x) = 1 - Phi(x), phi even); the gelu minimum -0.16997120747990366
- * (DESIGN.md section 2). */
+ * (docs/design.md section 2). */
 static double bound(const struct si_run *s, const char *which)
 {
     json_t *v = json_object_get(json_object_get(s->r.metrics, "bounds"), which);

@@ -122,7 +122,7 @@ static void test_lenient(void **state)
         }
 }
 
-/* consistency_ulps (README "Policies"): strict 0.5 (DESIGN.md section 6: half an ulp of each
+/* consistency_ulps (README "Policies"): strict 0.5 (docs/design.md section 6: half an ulp of each
  * output), faithful 1, default 4 for f64/f32 and 1.5 for f16/bf16 (cr_distance <= 1 is an
  * error below 1.5 ulp), lenient 16 (as its max_ulp). */
 static void test_consistency(void **state)

@@ -50,7 +50,7 @@ static json_t *run(const char *spec, const char *name, unsigned mask, const char
     return o;
 }
 
-/* The members of a kernel object, in this order (reports.h, DESIGN.md section 8). */
+/* The members of a kernel object, in this order (reports.h, docs/design.md section 8). */
 static void assert_keys(const json_t *o, const char *const *keys, size_t n)
 {
     const char *key;
@@ -171,7 +171,7 @@ static json_t *new_doc(struct gs_config *cfg)
     return d;
 }
 
-/* Exit codes, DESIGN.md section 7: 4 > 3 > 1 > 0. */
+/* Exit codes, docs/design.md section 7: 4 > 3 > 1 > 0. */
 static void test_result_exit_codes(void **state)
 {
     (void)state;

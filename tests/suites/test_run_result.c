@@ -6,7 +6,7 @@
  *   test_run_result fixture R.json     fixture_cr under strict: every kernel passes, no
  *                                      finding in any suite; all 36 (func, dtype) present
  *                                      when it is the full run
- *   test_run_result erf1p R.json       libm erf1p.f32 under default (DESIGN.md section 2)
+ *   test_run_result erf1p R.json       libm erf1p.f32 under default (docs/design.md section 2)
  *   test_run_result gradzero R.json    libm grad_erfc.f32, a default run: its worst input is
  *                                      the float nearest the zero x* of gelu_grad
  *   test_run_result same A.json B.json equal byte for byte without "timing"
@@ -158,7 +158,7 @@ static void test_mutants_all_fail(void **state)
     }
 }
 
-/* The erf1p_float mutant flushes near -5.54 (DESIGN.md section 2). */
+/* The erf1p_float mutant flushes near -5.54 (docs/design.md section 2). */
 static void test_mutants_erf1p_flush(void **state)
 {
     (void)state;
@@ -256,9 +256,9 @@ static void test_erf1p(void **state)
     double flush = atof(str(json_object_get(tm, "flush_point"), "dec"));
     print_message("erf1p.f32 flush point %g, last nonzero %s\n", flush,
                   str(json_object_get(tm, "last_nonzero"), "dec"));
-    /* 0.5f*x*(1+erff(x/sqrt2)) returns 0 below about -5.54 (DESIGN.md section 2) */
+    /* 0.5f*x*(1+erff(x/sqrt2)) returns 0 below about -5.54 (docs/design.md section 2) */
     assert_true(flush < -5.5 && flush > -5.6);
-    /* -14.356067657470703 = 0xc165b274 (python struct.pack('>f', ...)): DESIGN.md section 2 */
+    /* -14.356067657470703 = 0xc165b274 (python struct.pack('>f', ...)): docs/design.md section 2 */
     assert_string_equal(str(json_object_get(tm, "last_nonzero"), "bits"), "0xc165b274");
     assert_string_equal(str(json_object_get(json_object_get(k, "targets"), "last_nonzero"),
                             "bits"), "0xc165b274");

@@ -1,7 +1,7 @@
 /* The special suite (suites/special.c): the mutants it must catch, the policy switches
  * special_zero_sign and nan_at_neg_inf, and a correctly rounded kernel passing under strict.
  * argv[1]: the plug-in spec of the correctly rounded fixture (tests/suites/fixture_cr.c).
- * Expected bits are DESIGN.md section 2's values, written out by hand (derivation beside). */
+ * Expected bits are docs/design.md section 2's values, written out by hand (derivation beside). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -159,7 +159,7 @@ static const char *shown(struct si_run *s, enum gs_kind k, char *buf, size_t siz
     return si_severity(&s->r.findings, &v, s->c.func, s->c.dt, k, buf, size);
 }
 
-/* nan_neginf.f32: NaN for -inf where GELU(-inf) = -0 (DESIGN.md section 2) */
+/* nan_neginf.f32: NaN for -inf where GELU(-inf) = -0 (docs/design.md section 2) */
 static void test_nan_neginf(void **state)
 {
     (void)state;
@@ -225,7 +225,7 @@ static void test_nan_both_inf(void **state)
     si_done(&s);
 }
 
-/* pos_zero.f32: +0 for x = -0, where GELU(-0) = -0 (DESIGN.md section 2) */
+/* pos_zero.f32: +0 for x = -0, where GELU(-0) = -0 (docs/design.md section 2) */
 static void test_pos_zero(void **state)
 {
     (void)state;
@@ -305,7 +305,7 @@ static void check_classes(struct si_run *s)
 }
 
 /* The correctly rounded fixture: no finding under strict, every row ok, for every func and
- * dtype; and the conventions of DESIGN.md section 2 in the f32 table. */
+ * dtype; and the conventions of docs/design.md section 2 in the f32 table. */
 static void test_correctly_rounded(void **state)
 {
     (void)state;
@@ -330,7 +330,7 @@ static void test_correctly_rounded(void **state)
         }
 }
 
-/* DESIGN.md section 2, by hand: GELU(3*2^-149) = 2*2^-149 and GELU(-3*2^-149) = -2^-149 (x/2
+/* docs/design.md section 2, by hand: GELU(3*2^-149) = 2*2^-149 and GELU(-3*2^-149) = -2^-149 (x/2
  * is a midpoint, the x^2 term decides); gelu(-inf) = -0; gelu_grad(+-0) = 1/2 = 0x3f000000;
  * erf(-0) = -0; normpdf(-inf) = +0. */
 static void test_conventions(void **state)
@@ -358,12 +358,12 @@ static void test_conventions(void **state)
         si_run(&s, si_fixture, rows[i].kernel, "strict", GS_SUITE_SPECIAL, 0);
         const char *want = bits_of(row(&s, rows[i].input), "want");
         if (strcmp(want, rows[i].want) != 0)
-            fail_msg("%s %s: want %s in the table, DESIGN.md says %s", rows[i].kernel,
+            fail_msg("%s %s: want %s in the table, docs/design.md says %s", rows[i].kernel,
                      rows[i].input, want, rows[i].want);
         si_done(&s);
     }
     /* the thresholds: the last x with a non-zero GELU is -14.356067657470703 = 0xc165b274
-     * (DESIGN.md section 2), its outer neighbour gives -0; from the saturation on GELU(x) = x,
+     * (docs/design.md section 2), its outer neighbour gives -0; from the saturation on GELU(x) = x,
      * one input nearer 0 it is below x */
     struct si_run s;
     si_run(&s, si_fixture, "gelu.f32", "strict", GS_SUITE_SPECIAL, 0);

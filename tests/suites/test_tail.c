@@ -28,7 +28,7 @@ static void check_flush_exact(struct ut_kernel *u, json_t *metrics)
 }
 
 /* libm erf1p.f32 = 0.5f*x*(1+erff(x/sqrt2)): 1+erff is exactly 0 below about -5.54
- * (DESIGN.md section 2), far before the last non-zero GELU, -14.356067657470703 (ibid.). */
+ * (docs/design.md section 2), far before the last non-zero GELU, -14.356067657470703 (ibid.). */
 static void erf1p_flush(void **state)
 {
     (void)state;
@@ -107,7 +107,7 @@ static void mutant_pos_zero(void **state)
 /* clamp0.f32 = max(GELU, +0): every x < 0 flushes.  The first premature zero is at -2^-148:
  * GELU(x) = x/2 + x^2 phi(0) + ..., so RN(GELU(-2^-148)) = -2^-149 (x/2 exact, the x^2 term
  * far below half an ulp), while RN(GELU(-2^-149)) = -0 (x/2 a midpoint, the x^2 term pushing
- * it towards 0: DESIGN.md section 2). */
+ * it towards 0: docs/design.md section 2). */
 static void mutant_clamp0(void **state)
 {
     (void)state;

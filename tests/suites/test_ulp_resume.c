@@ -1,4 +1,4 @@
-/* The ulp suite's read-back of an interrupted entry (suites/ulp_resume.c, DESIGN.md sections 7
+/* The ulp suite's read-back of an interrupted entry (suites/ulp_resume.c, docs/design.md sections 7
  * and 10), as a library: a sweep stopped after its first work item and continued gives the
  * uninterrupted entry; an entry whose "inputs"."covered" does not fit the run, or whose
  * "points" are not the inputs of its covered items, is not read back but measured again, with

@@ -4,7 +4,7 @@
 usage: validate_result.py SCHEMA [RESULT.json...]
 
 Checks that SCHEMA is itself a valid draft-07 schema, then that each RESULT parses as strict
-JSON (NaN, Infinity and -Infinity are refused: DESIGN.md section 8 forbids non-finite
+JSON (NaN, Infinity and -Infinity are refused: docs/design.md section 8 forbids non-finite
 numbers) and validates.  Needs Debian's python3-jsonschema: run it with /usr/bin/python3.
 Exit 0 when all are valid, 1 otherwise (each problem on stderr)."""
 import json

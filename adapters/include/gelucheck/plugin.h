@@ -1,4 +1,4 @@
-/* gelucheck plug-in ABI, version 1 (DESIGN.md section 5.1): how a kernel author's shared
+/* gelucheck plug-in ABI, version 1 (docs/design.md section 5.1): how a kernel author's shared
  * library offers GELU kernels to gelucheck.
  *
  * A plug-in exports exactly one symbol, gelucheck_plugin_entry(), returning a table that
@@ -41,7 +41,7 @@ extern "C" {
  * every dtype is in the machine's byte order in memory. */
 enum gelucheck_dtype { GELUCHECK_F64 = 1, GELUCHECK_F32 = 2, GELUCHECK_F16 = 3, GELUCHECK_BF16 = 4 };
 
-/* What a kernel claims to compute (DESIGN.md section 2). */
+/* What a kernel claims to compute (docs/design.md section 2). */
 enum gelucheck_func  { GELUCHECK_GELU = 1, GELUCHECK_GELU_TANH = 2, GELUCHECK_GELU_SIGMOID = 3,
                        GELUCHECK_GELU_GRAD = 4, GELUCHECK_GELU_TANH_GRAD = 5,
                        GELUCHECK_NORMCDF = 6, GELUCHECK_NORMPDF = 7,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Fixture of the crash and timeout tests (tests/suites/crash.cmake): an exec adapter
-(DESIGN.md section 5.2) whose f32 GELU kernels die or stall in the ways a kernel under test
+(docs/design.md section 5.2) whose f32 GELU kernels die or stall in the ways a kernel under test
 does, and one that behaves.  Every kernel computes 0.5*x*erfc(-x/sqrt2) in double and rounds
 it once to float (within 0.5 ulp + 2^-29 ulp of the true value: it passes the default policy),
 then, before replying:

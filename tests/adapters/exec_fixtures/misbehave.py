@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Fixture of tests/adapters/test_exec_eval.c: an exec adapter (DESIGN.md section 5.2) that
+"""Fixture of tests/adapters/test_exec_eval.c: an exec adapter (docs/design.md section 5.2) that
 serves good.f64 (y = 2x, exactly), fails.f64 (always replies 'error ...') and bad.f64, which
 misbehaves the way argv[1] says:
 

@@ -53,7 +53,7 @@ static double err(const struct gc_kernel *k, uint64_t x, uint64_t y)
 /* The float erf form flushes once erff(x/sqrt2) rounds to -1, i.e. once erf is within half
  * an ulp of -1 (2^-25): a property of binary32, not of the library.  Both erffs derive from
  * the same fdlibm code and are faithful there, so both flush points (the largest x < 0 with
- * output 0, scanned down from -5.5) lie within a few floats of -5.5426 (DESIGN.md section 2:
+ * output 0, scanned down from -5.5) lie within a few floats of -5.5426 (docs/design.md section 2:
  * "returns 0 below about -5.54"). */
 static float flush_point(const struct gc_kernel *k)
 {

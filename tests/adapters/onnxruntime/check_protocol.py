@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Talks to the onnxruntime adapter over the subprocess protocol (DESIGN.md 5.2) directly:
+"""Talks to the onnxruntime adapter over the subprocess protocol (docs/design.md 5.2) directly:
 the banner, known values, exact cases, the findings at single inputs, and the error replies.
     check_protocol.py builtin NODE SCRIPT            the built-in kernels
     check_protocol.py models NODE SCRIPT MODELDIR    --model with make_models.py's models
@@ -66,7 +66,7 @@ def gelu_tanh(x):  # in double: far more accurate than the f32/f16 kernels
     return 0.5 * x * (1 + math.tanh(math.sqrt(2 / math.pi) * (x + 0.044715 * x ** 3)))
 
 
-# GELU at -3, -1, 1, 3: the binary64 values of DESIGN.md section 2
+# GELU at -3, -1, 1, 3: the binary64 values of docs/design.md section 2
 GELU = {-3.0: -0.0040496940948902835, -1.0: -0.15865525393145705, 1.0: 0.8413447460685429,
         3.0: 2.99595030590511}
 

@@ -36,7 +36,7 @@ FAMILIES = {
 # the decompositions ORT runs node by node compute x*(1+...) = 2x before the *0.5, which
 # overflows at FLT_MAX; 'all' fuses erf_decomp into com.microsoft Gelu, which does not
 FLT_MAX_OVERFLOWS = {'erf_decomp.f32.noopt', 'tanh_decomp.f32', 'tanh_decomp.f32.noopt'}
-# the last x whose correctly rounded GELU is non-zero (gelucheck ref; DESIGN.md section 2)
+# the last x whose correctly rounded GELU is non-zero (gelucheck ref; docs/design.md section 2)
 LAST_NONZERO = {('gelu', 'f32'): -14.356068, ('gelu', 'f16'): -5.723,
                 ('gelu_tanh', 'f32'): -10.770867, ('gelu_tanh', 'f16'): -5.285}
 

@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Talks to adapters/torch/torch_adapter.py over the protocol of DESIGN.md 5.2 directly, and
+"""Talks to adapters/torch/torch_adapter.py over the protocol of docs/design.md 5.2 directly, and
 checks its answers against correctly rounded values from `gelucheck ref`.
 Usage: check_protocol.py GELUCHECK PYTHON TORCH_ADAPTER_PY       (the test adapter_torch_protocol)
 
-Tolerances (ulp of the correctly rounded f32 value, DESIGN.md section 4), from measurements
+Tolerances (ulp of the correctly rounded f32 value, docs/design.md section 4), from measurements
 with Debian's torch 1.13.1 and what the code does (adapters/torch/torch_adapter.py, header):
 both paths compute 0.5*x*(1+erf(x/sqrt2)) with Abramowitz-Stegun 7.1.26 (|error of erf| <=
 1.5e-7, about 1.3 ulp of 1+erf when that is in [1,2)); TOL_NEAR = 16 covers x in {-1, +-0.5,
@@ -44,7 +44,7 @@ def f32(bits):
 
 
 def ulp_f32(v):
-    """ulp(v) for binary32 (DESIGN.md section 4): 2^(max(e, -126) - 23)."""
+    """ulp(v) for binary32 (docs/design.md section 4): 2^(max(e, -126) - 23)."""
     e = math.frexp(abs(v))[1] - 1 if v != 0 else -126
     return 2.0 ** (max(e, -126) - 23)
 
