@@ -11,7 +11,8 @@
  * last error message, refuses any --adapter-options text (this plug-in takes none), and
  * last_error() returns the message; close() frees the context.
  *
- * Build (see README.md):  cc -std=c11 -O2 -fPIC -shared -I PREFIX/include example.c \
+ * Build (README.md in this folder): cmake with find_package(gelucheck), or
+ *   cc -std=c11 -O2 -fPIC -shared -I PREFIX/include example.c \
  *                             -o libexample.so -lm */
 #include <math.h>
 #include <stdio.h>
