@@ -203,7 +203,7 @@ GELUREF_API enum geluref_status geluref_eval_odd_n(enum geluref_func f, enum gel
 
 /* appended after 0.2.0: how far the rule that decides x reaches (geluref_eval_odd_run).  The
  * fast path decides the deep tails, the saturated ranges and the neighbourhood of 0 by rules
- * (README.md "The fast path"); each is the branch taken for every input in an open interval
+ * (reference/README.md "The fast path"); each is the branch taken for every input in an open interval
  * (lo, hi) of values, and there the result follows from the input alone:
  *  - GELUREF_RUN_SAME: every input x' of the dtype with lo < x' < hi has the very result of
  *    x (every field of struct geluref_odd);

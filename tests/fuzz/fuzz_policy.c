@@ -1,4 +1,4 @@
-/* Fuzz target: policy files (suites/policy_ini.c, README.md "Policies"), what `--policy FILE`
+/* Fuzz target: policy files (suites/policy_ini.c, docs/policies.md), what `--policy FILE`
  * reads.  The input is the file's bytes (written to a temporary file: gs_policy_load reads a
  * path).  A policy that loads is resolved for every (func, dtype) and turned into the JSON a
  * result records.  Checked: no crash, leak or undefined behaviour; a failure gives one line

@@ -1,4 +1,4 @@
-/* Built-in policies against the table of README.md "Policies", their JSON, and
+/* Built-in policies against the table of docs/policies.md, their JSON, and
  * gs_policy_judge on hand-made measurements (suites.h's contract of each kind). */
 #include <math.h>
 #include <setjmp.h>
@@ -122,7 +122,7 @@ static void test_lenient(void **state)
         }
 }
 
-/* consistency_ulps (README "Policies"): strict 0.5 (docs/design.md section 6: half an ulp of each
+/* consistency_ulps (docs/policies.md): strict 0.5 (docs/design.md section 6: half an ulp of each
  * output), faithful 1, default 4 for f64/f32 and 1.5 for f16/bf16 (cr_distance <= 1 is an
  * error below 1.5 ulp), lenient 16 (as its max_ulp). */
 static void test_consistency(void **state)

@@ -1,4 +1,4 @@
-/* Policy files (README.md "Policies"): the fixtures in tests/suites/policies/ (argv[1]),
+/* Policy files (docs/policies.md): the fixtures in tests/suites/policies/ (argv[1]),
  * resolution order, the accepted forms, every error message (FILE:LINE and the subject), and
  * hostile input.  Error cases are written to a temporary directory as p.ini. */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, chdir, mkdir */

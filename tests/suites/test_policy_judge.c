@@ -125,7 +125,7 @@ static void test_table(void **state)
     }
 }
 
-/* The built-ins at their published thresholds (README "Policies"). */
+/* The built-ins at their published thresholds (docs/policies.md). */
 static enum gs_kind judge(const char *policy, enum geluref_dtype dt, double ulp, int64_t crd,
                           int faithful, double abs_err, int want_class)
 {
