@@ -13,7 +13,9 @@ The blocks of one file run in order in one bash process (so cd and export carry 
 terminal), from the top of a scratch copy of the source tree, with HOME a scratch folder.
 $HOME/.local/bin is on PATH. With --mode fast, the slow blocks are skipped, and the install a
 slow block would make is the build under test installed into $HOME/.local; with --mode slow,
-docs/install.md runs first and builds and installs gelucheck there from the copy. Relative links and the repository
+docs/install.md runs first and builds and installs gelucheck there from the copy.
+GELUCHECK_REPO is the source tree (docs/ci.md's job clones it) and PREFIX a scratch folder of
+its own (where that job installs). Relative links and the repository
 paths the text cites must exist.
 
 usage: run_blocks.py --src SRC --work DIR --mode fast|slow [--build BUILD] FILE|DIR...
@@ -168,7 +170,9 @@ def main():
     if errors:
         print('\n'.join(errors))
         return 1
-    env = dict(os.environ, HOME=home, GELUCHECK_REPO=src, PREFIX=os.path.join(home, '.local'),
+    # PREFIX: where docs/ci.md's job installs (its own clone, which has no node_modules: not
+    # over $HOME/.local, which the other pages use)
+    env = dict(os.environ, HOME=home, GELUCHECK_REPO=src, PREFIX=os.path.join(home, 'ci-prefix'),
                GC_DOCS_TREE=tree)
     env.pop('CI', None)
     if a.mode == 'fast':
