@@ -40,7 +40,7 @@ endforeach()
 
 if(NOT ort_no_onnx EQUAL 0)
     add_test(NAME onnxruntime_models COMMAND ${CMAKE_CURRENT_LIST_DIR}/skipped.sh onnxruntime
-        "the model tests need python3-onnx for ${ort_python} (scripts/setup installs it)")
+        "the model and scan tests need python3-onnx for ${ort_python} (scripts/setup installs it)")
     set_tests_properties(onnxruntime_models PROPERTIES SKIP_RETURN_CODE 77)
     return()
 endif()
@@ -99,3 +99,5 @@ list(APPEND ort_model_tests cli_onnxruntime_onnx_run cli_onnxruntime_onnx_func
      cli_onnxruntime_onnx_bsh)
 set_tests_properties(${ort_model_tests} PROPERTIES FIXTURES_REQUIRED ort_models)
 set_tests_properties(${ort_model_tests} PROPERTIES WORKING_DIRECTORY ${ort_models})
+
+include(${CMAKE_CURRENT_LIST_DIR}/scan.cmake)
