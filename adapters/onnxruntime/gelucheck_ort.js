@@ -73,9 +73,20 @@ async function builtinKernels(ort) {
     return kernels;
 }
 
+// the scan's modules, which need npm onnx-proto (installed with onnxruntime-node)
+function loadScan() {
+    try {
+        return { ...require('./scan'), ...require('./sitekernel') };
+    } catch (e) {
+        if (e.code !== 'MODULE_NOT_FOUND') throw e;
+        throw new Failure(`cannot load the scan (${firstLine(e)}): run scripts/setup ` +
+                          `(npm ci in ${__dirname})`);
+    }
+}
+
 // scan:MODEL: one kernel per distinct computation at a GELU site (scan.js, sitekernel.js)
 async function scanKernels(ort, file, levels, v) {
-    const { scan } = require('./scan'), { siteKernels } = require('./sitekernel');
+    const { scan, siteKernels } = loadScan();
     const result = await scan(ort, file, levels), ks = siteKernels(result);
     for (const why of ks.skipped) process.stderr.write(`${PROG}: no kernel for ${why}\n`);
     if (ks.list.length === 0)
@@ -104,7 +115,7 @@ async function scanKernels(ort, file, levels, v) {
 }
 
 async function scanReport(ort, file, json, v) {
-    const { scan, toJson, toText } = require('./scan'), { siteKernels } = require('./sitekernel');
+    const { scan, toJson, toText, siteKernels } = loadScan();
     const result = await scan(ort, file), ks = siteKernels(result);
     process.stdout.write(toText(file, v, result, ks));
     if (json) {

@@ -81,7 +81,7 @@ function shapeOf(g, t, bias) {
     if (dims) return `[${dims.dim.map((d) => (d.dimParam ? d.dimParam : num(d.dimValue)))
         .join(', ')}]`;
     const b = bias && g.consts.get(bias);
-    return b ? `[..., ${b.dims.map(num).join(', ')}] (from the bias)` : 'unknown';
+    return b ? `[..., ${b.dims.map(num).join(', ')}] (from the bias)` : null;
 }
 
 const OPNAME = { gelu_op: 'ai.onnx Gelu', ms_gelu: 'com.microsoft Gelu',
@@ -189,7 +189,7 @@ function toText(file, version, result, kernels) {
     for (const r of result.sites) {
         const alpha = r.s.alpha !== undefined ? `, alpha ${+r.s.alpha.toPrecision(7)}` : '';
         lines.push('', `site ${r.name}: ${r.s.func}${alpha}, ${r.dtype || 'dtype unknown'} ` +
-                   `${r.shape}: ${formula(r.s)}`,
+                   `${r.shape || 'shape unknown'}: ${formula(r.s)}`,
                    `  nodes: ${r.s.nodes.map((x) => `'${x.name}'`).join(', ')}`,
                    `  input '${r.s.x}', output '${r.s.y}'`);
         for (const [level, t] of Object.entries(r.levels)) {

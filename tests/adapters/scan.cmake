@@ -2,7 +2,7 @@
 # from onnxruntime.cmake when python3-onnx is there.  Models built by the tests: python3-onnx's
 # helper (scan/make_models.py: TF-style, hand-written, Pow and Constant-node forms, fused
 # operators, non-sites) and, where python3-torch is installed, torch.onnx.export of
-# scan/torch_model.py at opsets 14 and 17.  Scripts: tests/adapters/scan/.
+# docs/model-audit/model.py at opsets 14 and 17.  Scripts: tests/adapters/scan/.
 set(scan_dir ${CMAKE_CURRENT_LIST_DIR}/scan)
 set(scan_work ${CMAKE_CURRENT_BINARY_DIR}/scan)
 set(scan_gc $<TARGET_FILE:gelucheck>)
@@ -35,7 +35,7 @@ if(NOT scan_no_torch EQUAL 0)
     return()
 endif()
 add_test(NAME scan_torch_setup COMMAND sh -c "mkdir -p \"$2\" && \"$1\" \"$3\" \"$2/torch14.onnx\" --opset 14 && \"$1\" \"$3\" \"$2/torch17.onnx\" --opset 17"
-         sh ${ort_python} ${scan_work}/torch ${scan_dir}/torch_model.py)
+         sh ${ort_python} ${scan_work}/torch ${PROJECT_SOURCE_DIR}/docs/model-audit/model.py)
 set_tests_properties(scan_torch_setup PROPERTIES FIXTURES_SETUP scan_torch)
 add_test(NAME scan_torch
     COMMAND ${ort_python} ${scan_dir}/check_scan.py table ${scan_gc} ${scan_work}/torch

@@ -1,9 +1,10 @@
 #!/usr/bin/python3
 """A small transformer-like PyTorch model holding every GELU form a PyTorch user writes, and
-three activations that are not GELUs, exported with torch.onnx.export (Debian's python3-torch).
-The scan tests (tests/adapters/scan.cmake) and docs/model-audit/run.sh use it.
+three activations that are not GELUs, exported with torch.onnx.export (Debian's
+python3-torch) at opset 14, torch 1.13's default, unless --opset says otherwise.
+docs/model-audit/run.sh and the scan tests (tests/adapters/scan.cmake) use it.
 
-    torch_model.py OUT.onnx [--opset N] [--dtype f32|f64]
+    model.py OUT.onnx [--opset N]
 
 Input x: float [batch, seq, 32] (dynamic batch and seq); output: the same shape.  Sites, in
 forward order (what the scan must find; the test's table names them by node):
@@ -53,19 +54,12 @@ class Net(nn.Module):
 
 
 def main():
-    out, opset, dtype = sys.argv[1], 14, torch.float32
-    args = sys.argv[2:]
-    while args:
-        if args[0] == '--opset':
-            opset = int(args[1])
-        elif args[0] == '--dtype':
-            dtype = {'f32': torch.float32, 'f64': torch.float64}[args[1]]
-        else:
-            sys.exit('torch_model.py: unknown option %s' % args[0])
-        args = args[2:]
+    if len(sys.argv) not in (2, 4) or (len(sys.argv) == 4 and sys.argv[2] != '--opset'):
+        sys.exit('usage: model.py OUT.onnx [--opset N]')
+    out, opset = sys.argv[1], int(sys.argv[3]) if len(sys.argv) == 4 else 14
     torch.manual_seed(0)
-    net = Net().to(dtype).eval()
-    x = torch.randn(2, 3, 32, dtype=dtype)
+    net = Net().eval()
+    x = torch.randn(2, 3, 32)
     torch.onnx.export(net, (x,), out, input_names=['x'], output_names=['y'], opset_version=opset,
                       dynamic_axes={'x': {0: 'batch', 1: 'seq'}, 'y': {0: 'batch', 1: 'seq'}})
 
