@@ -5,7 +5,8 @@ run at each site and level, not what the scanner's code says), and the scan: ker
 the whole model.
     check_scan.py table GELUCHECK MODELDIR NAME...   scan each NAME.onnx, compare its table
     check_scan.py exact NODE SCRIPT MODELDIR         bias_gelu: site kernel = whole model
-Standard library only (plus the adapter client of tests/adapters/onnxruntime)."""
+Standard library, the adapter client of tests/adapters/onnxruntime, and python3-jsonschema
+(the scan JSON against reports/schema/gelucheck-scan-1.schema.json)."""
 import json
 import os
 import re
@@ -17,6 +18,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..'
 from check_protocol import Adapter  # noqa: E402
 
 LEVELS = ['disabled', 'basic', 'extended', 'layout', 'all']
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'reports',
+                      'schema', 'gelucheck-scan-1.schema.json')
 errors = []
 
 
@@ -97,7 +100,10 @@ def table(gelucheck, folder, name):
     if p.returncode:
         return
     doc = json.load(open(out))
-    check(doc['schema'] == 'gelucheck-scan/1', '%s: schema %s' % (name, doc['schema']))
+    import jsonschema
+    problems = sorted(jsonschema.Draft7Validator(json.load(open(SCHEMA))).iter_errors(doc),
+                      key=str)
+    check(not problems, '%s: the scan JSON breaks its schema: %s' % (name, problems[:1]))
     got = [(s['site'], s['func'], [token(s['levels'][lv]['operator']) for lv in LEVELS])
            for s in doc['sites']]
     want = TABLES[name]
