@@ -61,8 +61,13 @@ function index(graph) {
                                                   doubleData: [], int32Data: [], int64Data: [] });
         }
     });
-    const value = (name) => scalar(consts.get(name));
     const prod = (name) => producer.get(name);
+    // a constant's value, also through the Cast ORT puts on a float16 constant (exact)
+    const value = (name) => {
+        const p = producer.get(name);
+        return p && p.opType === 'Cast' && isOnnx(p) ? scalar(consts.get(p.input[0]))
+                                                     : scalar(consts.get(name));
+    };
     const uses = (name) => consumers.get(name) || [];
     return { graph, producer, consumers, consts, order, value, prod, uses };
 }

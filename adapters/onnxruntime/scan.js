@@ -119,6 +119,15 @@ function trace(s, g0, o) {
     const ys = aliases(g0, s.y), t = o.sites.find((u) => ys.includes(u.y));
     if (t) return { operator: describe(t, s.x), nodes: t.nodes.map((n) => n.name), site: t };
     const p = ys.map((y) => o.g.prod(y)).find((n) => n);
+    // float16 and bfloat16: with no kernels of that type, ORT runs the site in float between
+    // two Casts, x -> Cast -> site -> Cast -> y
+    const c = p && p.opType === 'Cast' && o.sites.find((u) => u.y === p.input[0]);
+    if (c) {
+        const ci = o.g.prod(c.x), inCast = ci && ci.opType === 'Cast' && ci.input[0] === s.x;
+        return { operator: `${describe(c, s.x)}, in ${inCast ? '' : 'part '}float between Casts`,
+                 nodes: [...(inCast ? [ci] : []), ...c.nodes, p].map((n) => n.name),
+                 site: c, casts: { in: inCast ? ci : null, out: p } };
+    }
     if (p) return { operator: `${p.domain || 'ai.onnx'} ${p.opType} (no GELU pattern)`,
                     nodes: [p.name] };
     for (let k = s.nodes.length - 1; k >= 0; k--) {

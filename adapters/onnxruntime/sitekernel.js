@@ -12,7 +12,7 @@
 // Identical computations (twelve equal layers, a site unchanged across levels) share one
 // kernel, named after the first site and level, SITE.LEVEL.
 const { onnx } = require('onnx-proto');
-const { num } = require('./patterns');
+const { num, scalar } = require('./patterns');
 
 const ELEM = { f32: 1, f16: 10, f64: 11 };
 const TYPE = { f32: 'float32', f16: 'float16', f64: 'float64' };
@@ -27,6 +27,14 @@ function negZeros(dims, dtype) {
 
 const vinfo = (name, dtype, shape) => ({ name, type: { tensorType: { elemType: ELEM[dtype],
     shape: { dim: shape.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } } });
+
+// One-element float constants written one way, whatever way the model wrote them (raw bytes
+// or typed fields, a Constant node, a float16 constant ORT cast to float), so that equal
+// constants encode equally; the value is exactly the model's.
+const CANON = {
+    1: (name, dims, v) => ({ name, dims, dataType: 1, floatData: [v] }),
+    11: (name, dims, v) => ({ name, dims, dataType: 11, doubleData: [v] }),
+};
 
 // Attributes that change nothing left out, so that equal computations encode equally (ORT
 // writes the default approximate="none" of ai.onnx Gelu out at some levels and not others)
@@ -57,6 +65,17 @@ function chainGraph(g, nodes, x, y) {
         }
         if (names.has(t)) return names.get(t);
         const p = g.prod(t), init = !p && g.graph.initializer.find((i) => i.name === t);
+        if (p && p.opType === 'Cast' && (g.consts.has(p.input[0]) || g.prod(p.input[0]) &&
+                                         g.prod(p.input[0]).opType === 'Constant')) {
+            const to = p.attribute.find((a) => a.name === 'to'), v = g.value(t);
+            if (v !== undefined && to && CANON[num(to.i)]) { // a scalar: folded, it is exact
+                names.set(t, fresh('c'));
+                inits.push(CANON[num(to.i)](names.get(t), [], v));
+                return names.get(t);
+            }
+            byOutput.set(t, p); // a constant cast to the chain's type: part of the chain
+            return visit(t);
+        }
         const value = p && p.opType === 'Constant' && p.attribute.find((a) => a.name === 'value');
         if (p && p.opType === 'Constant' && !value) { // value_float and the like: kept as is
             names.set(t, fresh('c'));
@@ -64,8 +83,13 @@ function chainGraph(g, nodes, x, y) {
                           attribute: p.attribute });
         } else if (init || value) { // a Constant's tensor as an initializer, as ORT keeps it
             names.set(t, fresh('c'));
-            const { name: _, ...rest } = onnx.TensorProto.toObject(init || value.t);
-            inits.push({ ...rest, name: names.get(t) });
+            const tensor = init || value.t, v = scalar(tensor);
+            if (v !== undefined && CANON[tensor.dataType]) {
+                inits.push(CANON[tensor.dataType](names.get(t), tensor.dims.map(num), v));
+            } else {
+                const { name: _, ...rest } = onnx.TensorProto.toObject(tensor);
+                inits.push({ ...rest, name: names.get(t) });
+            }
         } else {
             why = why || `'${t}' is neither the site's input nor a constant`;
             names.set(t, '?');
@@ -116,7 +140,19 @@ function siteKernels(result) {
         for (const level of result.levels) {
             const t = r.levels[level], o = result.graphs[level];
             let k, note = '';
-            if (t.site && t.site.kind.endsWith('_chain')) {
+            if (t.casts && !t.site.kind.endsWith('_chain')) {
+                k = { why: `${t.operator}: only a chain between two Casts is served` };
+            } else if (t.casts) {
+                // the input Cast; where ORT feeds the site a float the model never rounds to
+                // the site's type, one made here: the kernel's input has the site's type
+                const castIn = t.casts.in || { opType: 'Cast', domain: '', input: [' x'],
+                    output: [t.site.x], attribute: [{ name: 'to', type: 2, i: 1 }] };
+                k = chainGraph(o.g, [castIn, ...t.site.nodes, t.casts.out], castIn.input[0],
+                               t.casts.out.output[0]);
+                if (!t.casts.in)
+                    note = `ORT feeds this site the float output of the node before it, never ` +
+                           `rounded to ${r.dtype}; the kernel's input is ${r.dtype}`;
+            } else if (t.site && t.site.kind.endsWith('_chain')) {
                 k = chainGraph(o.g, t.site.nodes, t.site.x, t.site.y);
             } else if (t.site) {
                 k = opGraph(o.g, t.site.nodes[0], r.dtype);

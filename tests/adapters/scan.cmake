@@ -12,7 +12,7 @@ set_tests_properties(scan_models_setup PROPERTIES FIXTURES_SETUP scan_models)
 # the operator per site and level against the hand-written table; no false site
 add_test(NAME scan_table
     COMMAND ${ort_python} ${scan_dir}/check_scan.py table ${scan_gc} ${scan_work}
-            patterns_consts patterns_inits fused bias_gelu)
+            patterns_consts patterns_inits fused bias_gelu f16_erf)
 # x -> Add(b) -> Gelu: the site kernel at x + b gives the whole model's bits at every level
 add_test(NAME scan_exact
     COMMAND ${ort_python} ${scan_dir}/check_scan.py exact ${GC_NODE_EXECUTABLE} ${ort_script}

@@ -4,7 +4,8 @@ build, against tables written by hand for onnxruntime-node 1.30.0 (what ORT 1.30
 run at each site and level, not what the scanner's code says), and the scan: kernels against
 the whole model.
     check_scan.py table GELUCHECK MODELDIR NAME...   scan each NAME.onnx, compare its table
-    check_scan.py exact NODE SCRIPT MODELDIR         bias_gelu: site kernel = whole model
+    check_scan.py exact NODE SCRIPT MODELDIR         site kernel = whole model (bias_gelu,
+                                                     f16_erf)
 Standard library, the adapter client of tests/adapters/onnxruntime, and python3-jsonschema
 (the scan JSON against reports/schema/gelucheck-scan-1.schema.json)."""
 import json
@@ -37,6 +38,8 @@ def token(op):
              (r'^ai\.onnx Gelu \(approximate=tanh\)', 'Gelu-20-tanh'),
              (r'^tanh chain up to .*folded into com\.microsoft FusedMatMul .*\(alpha=0\.5\)',
               'tanh-chain/x0.5->FusedMatMul'),
+             (r'^(erf|tanh|sigmoid) chain \(.*\), in part float between Casts$',
+              r'\1-chain/float'),
              (r'^(erf|tanh|sigmoid) chain \(', r'\1-chain')]
     for pat, rep in rules:
         m = re.match(pat, op)
@@ -77,7 +80,11 @@ TABLES = {
               ('onnx_gelu', 'gelu', same('Gelu-20')),
               ('onnx_gelu_tanh', 'gelu_tanh', same('Gelu-20-tanh'))],
     'bias_gelu': [('gelu', 'gelu', fused_from_extended('Gelu', 'BiasGelu+Add'))],
+    # float16: no ORT 1.30 CPU kernels for Div, Erf, Add, Mul in float16, so the chain runs in
+    # float, fed the bias Add's float result (never rounded to float16)
+    'f16_erf': [('erf16', 'gelu', same('erf-chain/float'))],
 }
+DTYPES = {'f16_erf': 'f16'}
 # the kernels of the torch model: equal computations share one (the encoder's erf chain is
 # fc1's; fc3's hand-written erf GELU becomes the same BiasGelu of width 32 as fc1's; the tanh
 # chain with its x0.5 folded is measured as the whole chain)
@@ -112,7 +119,8 @@ def table(gelucheck, folder, name):
     for g, w in zip(got, want):
         check(g == w, '%s: site %s: got %s, want %s' % (name, w[0], g, w))
     for s in doc['sites']:
-        check(s['dtype'] == 'f32', '%s: site %s dtype %s' % (name, s['site'], s['dtype']))
+        check(s['dtype'] == DTYPES.get(name, 'f32'),
+              '%s: site %s dtype %s' % (name, s['site'], s['dtype']))
         check(('[kernel ' in p.stdout) and all(
             (s['levels'][lv]['kernel'] is None) == (not s['func'].startswith('gelu'))
             for lv in LEVELS), '%s: site %s: a kernel per level iff a GELU' % (name, s['site']))
@@ -135,25 +143,30 @@ def f32(v):
 
 
 def exact(node, script, folder):
-    """bias_gelu = Gelu(x + b): at every level the site kernel at z = x + b gives the whole
-    model's bits, for x and b chosen so that x + b = z exactly (b dyadic, z on a 1/64 grid)."""
-    model = os.path.join(folder, 'bias_gelu.onnx')
+    """bias_gelu = Gelu(x + b), f16_erf = the erf chain of x + b in float16: at every level the
+    site kernel at z = x + b gives the whole model's bits, for x and b chosen so that x + b = z
+    exactly (b dyadic, z on a 1/64 grid, within float16's 11 bits for f16_erf)."""
     b = [0.25, -0.5, 1.0, -2.0, 0.125, 3.0, -0.75, 0.0]  # make_models.py's bias
-    zs = [k / 64 for k in range(-640, 640, 3)] + [-5.5, -6.0, -9.0, -13.0, 7.0, 20.0]
-    zs += [0.0] * (-len(zs) % 8)  # whole rows
-    xs = [z - b[i % 8] for i, z in enumerate(zs)]
-    check(all(f32(x) == x and f32(f32(x) + b[i % 8]) == zs[i] for i, x in enumerate(xs)),
-          'exact: x + b is not exact in float')
-    for lv in LEVELS:
-        whole = Adapter([node, script, '--model', model, '--func', 'gelu', '--opt', lv])
-        site = Adapter([node, script, '--scan', model, '--opt', lv])
-        check(list(site.kernels) == ['gelu.' + lv], 'exact %s: kernels %s' % (lv, site.kernels))
-        want, got = whole.eval('bias_gelu.f32', xs), site.eval('gelu.' + lv, zs)
-        diff = [z for z, w, g in zip(zs, want, got) if struct.pack('<f', w) != struct.pack('<f', g)]
-        check(not diff, 'exact %s: site kernel differs from the whole model at z = %s'
-              % (lv, diff[:5]))
-        whole.close()
-        site.close()
+    for name, site, dt, fmt in (('bias_gelu', 'gelu', 'f32', '<f'),
+                                ('f16_erf', 'erf16', 'f16', '<e')):
+        rnd = lambda v: struct.unpack(fmt, struct.pack(fmt, v))[0]
+        zs = [k / 64 for k in range(-640, 640, 3)] + [-5.5, -6.0, -9.0, -13.0, 7.0, 20.0]
+        zs += [0.0] * (-len(zs) % 8)  # whole rows
+        xs = [z - b[i % 8] for i, z in enumerate(zs)]
+        check(all(rnd(x) == x and rnd(rnd(x) + b[i % 8]) == zs[i] for i, x in enumerate(xs)),
+              'exact %s: x + b is not exact in %s' % (name, dt))
+        model = os.path.join(folder, name + '.onnx')
+        for lv in LEVELS:
+            whole = Adapter([node, script, '--model', model, '--func', 'gelu', '--opt', lv])
+            scan = Adapter([node, script, '--scan', model, '--opt', lv])
+            k = '%s.%s' % (site, lv)
+            check(list(scan.kernels) == [k], 'exact %s %s: kernels %s' % (name, lv, scan.kernels))
+            want, got = whole.eval('%s.%s' % (name, dt), xs), scan.eval(k, zs)
+            diff = [z for z, w, g in zip(zs, want, got) if struct.pack(fmt, w) != struct.pack(fmt, g)]
+            check(not diff, 'exact %s %s: site kernel differs from the whole model at z = %s'
+                  % (name, lv, diff[:5]))
+            whole.close()
+            scan.close()
 
 
 def main():

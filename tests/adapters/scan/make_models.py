@@ -3,7 +3,8 @@
 independent of the adapter's onnx-proto): the GELU forms TensorFlow/Keras exports and people
 write (Mul by 1/sqrt2, 0.5 first, Pow, constants as Constant nodes or initializers, Add 1 on
 either side), the fused operators, and activations that are not GELU sites.  Usage:
-make_models.py DIR.  Every model: input x float [N, 8], output y of the same shape."""
+make_models.py DIR.  Every model: input x [N, 8], output y of the same shape, float but for
+f16_erf."""
 import math
 import os
 import sys
@@ -110,12 +111,32 @@ def bias_gelu(folder):
     g.save(folder, 'bias_gelu', x)
 
 
+def f16_erf(folder):
+    """x -> Add(b) -> PyTorch's erf chain, all in float16: ORT has no float16 kernels for these
+    ops and runs them in float between Casts, the Add's float result fed to the chain as is."""
+    f16 = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float16), name)
+    nodes = [helper.make_node('Add', ['x', 'b'], ['a'], name='bias'),
+             helper.make_node('Div', ['a', 's2'], ['d'], name='div'),
+             helper.make_node('Erf', ['d'], ['e'], name='erf16'),
+             helper.make_node('Add', ['e', 'one'], ['p'], name='add1'),
+             helper.make_node('Mul', ['a', 'p'], ['m'], name='mul'),
+             helper.make_node('Mul', ['m', 'half'], ['y'], name='mul_half')]
+    io = lambda n: helper.make_tensor_value_info(n, TensorProto.FLOAT16, ['N', H])
+    inits = [f16('b', [0.25, -0.5, 1.0, -2.0, 0.125, 3.0, -0.75, 0.0]),
+             f16('s2', math.sqrt(2)), f16('one', 1.0), f16('half', 0.5)]
+    model = helper.make_model(helper.make_graph(nodes, 'f16_erf', [io('x')], [io('y')], inits),
+                              opset_imports=[helper.make_opsetid('', 17)], ir_version=8)
+    checker.check_model(model)
+    save(model, os.path.join(folder, 'f16_erf.onnx'))
+
+
 def main():
     folder = sys.argv[1]
     os.makedirs(folder, exist_ok=True)
     patterns(folder)
     fused(folder)
     bias_gelu(folder)
+    f16_erf(folder)
 
 
 if __name__ == '__main__':
