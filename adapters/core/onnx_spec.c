@@ -1,8 +1,9 @@
 /* The model part of an "onnx:" or "scan:" spec: "MODEL.onnx[?KEY=VALUE[&KEY=VALUE]...]".
- * Keys: func (what the model computes, a func name of DESIGN section 2 less gelu_scaled) and
- * opt (ONNX Runtime's graph optimization level: disabled, basic, extended, layout, all).  The
- * options follow the last '?' of the spec, so a path may hold a '?' when it is not followed
- * by "func=" or "opt="; values are checked by the adapter that runs the model. */
+ * Keys: func (what the model computes: a func name such as gelu or gelu_tanh, not
+ * gelu_scaled) and opt (ONNX Runtime's graph optimization level: disabled, basic, extended,
+ * layout, all).  The options follow the last '?' of the spec, so a path may hold a '?' when
+ * it is not followed by "func=" or "opt="; func is checked by the registry, which knows the
+ * func names. */
 #include <stdio.h>
 #include <string.h>
 
