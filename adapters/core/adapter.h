@@ -139,6 +139,20 @@ struct gc_open_options {
 enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *opt,
                                struct gc_adapter **out, char *msg, size_t size);
 
+/* The model part of an "onnx:" or "scan:" spec, MODEL.onnx[?func=F][&opt=LEVEL]
+ * (onnx_spec.c): the path and the options, "" where not given.  GC_E_SPEC with a message for
+ * an unknown key, a repeated or empty one, or an unknown level. */
+struct gc_onnx_spec {
+    char model[4096];
+    char func[32];
+    char opt[32];
+};
+enum gc_status gc_onnx_spec_parse(const char *rest, struct gc_onnx_spec *out, char *msg,
+                                  size_t size);
+/* 1 when level is one of ONNX Runtime's graph optimization levels as gelucheck names them:
+ * disabled, basic, extended, layout, all. */
+int gc_onnx_level_valid(const char *level);
+
 /* Evaluates k on n elements (x and y arrays of k->elem_size bytes each). */
 enum gc_status gc_kernel_eval(const struct gc_kernel *k, const void *x, void *y, size_t n,
                               char *msg, size_t size);
