@@ -27,6 +27,7 @@ int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
+int cmd_scan(int argc, char **argv);
 
 /* "gelucheck: error: ..." and a newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -15,6 +15,7 @@ static const struct cli_command commands[] = {
     { "compare", "compare the kernels of several results in one table", cmd_compare },
     { "merge", "join the results of the shards of one run (run --shard K/N)", cmd_merge },
     { "baseline", "write the compact baseline of a result, for run --baseline", cmd_baseline },
+    { "scan", "list the GELU sites of an ONNX model and what ONNX Runtime runs there", cmd_scan },
 };
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 

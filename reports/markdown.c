@@ -128,7 +128,8 @@ static void summary_row(struct md *m, const json_t *k)
     md_puts(m, " | ");
     md_pct(m, json_object_get(ov, "fraction_correctly_rounded"));
     md_puts(m, " | ");
-    if (!tail)
+    /* a tail suite that could not evaluate the kernel measured nothing: no "none" */
+    if (!tail || strcmp(md_str(md_suite(k, "tail"), "verdict"), "error") == 0)
         md_puts(m, "-");
     else if (json_is_null(json_object_get(tail, "flush_point")))
         md_puts(m, "none");

@@ -30,6 +30,11 @@ void md_tail(struct md *m, const json_t *k)
     value_row(m, "last non-zero correctly rounded result", json_object_get(mt, "last_nonzero"));
     value_row(m, "last normal correctly rounded result", json_object_get(mt, "last_normal"));
     md_puts(m, "\n");
+    if (strcmp(md_str(s, "verdict"), "error") == 0) {
+        md_puts(m, "The tail suite could not evaluate this kernel (its `adapter_error`, `crash` "
+                   "or `timeout` findings say why): no conclusion on where it flushes.\n");
+        return;
+    }
     if (json_is_null(json_object_get(mt, "flush_point")))
         md_puts(m, "No zero output before the last non-zero result: no early flush.");
     else if (gap) {

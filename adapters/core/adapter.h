@@ -139,6 +139,20 @@ struct gc_open_options {
 enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *opt,
                                struct gc_adapter **out, char *msg, size_t size);
 
+/* The model part of an "onnx:" or "scan:" spec, MODEL.onnx[?func=F][&opt=LEVEL]
+ * (onnx_spec.c): the path and the options, "" where not given.  GC_E_SPEC with a message for
+ * an unknown key, a repeated or empty one, or an unknown level. */
+struct gc_onnx_spec {
+    char model[4096];
+    char func[32];
+    char opt[32];
+};
+enum gc_status gc_onnx_spec_parse(const char *rest, struct gc_onnx_spec *out, char *msg,
+                                  size_t size);
+/* 1 when level is one of ONNX Runtime's graph optimization levels as gelucheck names them:
+ * disabled, basic, extended, layout, all. */
+int gc_onnx_level_valid(const char *level);
+
 /* Evaluates k on n elements (x and y arrays of k->elem_size bytes each). */
 enum gc_status gc_kernel_eval(const struct gc_kernel *k, const void *x, void *y, size_t n,
                               char *msg, size_t size);
@@ -159,10 +173,17 @@ struct gc_builtin {
     const struct gelucheck_plugin *(*entry)(uint32_t host_abi); /* in-process; else NULL */
     const char *skipped;        /* why it is not in this build; NULL when it is */
     const char *command;        /* a subprocess adapter: the /bin/sh command that starts it
-                                   (docs/design.md 5.2); NULL for in-process ones and skipped ones */
+                                   (docs/design.md 5.2), a template whose @REL@ are files that
+                                   come with gelucheck (gc_builtin_command); NULL for
+                                   in-process ones and skipped ones */
 };
 size_t gc_builtin_count(void);
 const struct gc_builtin *gc_builtin_get(size_t i);
+/* b->command ready for /bin/sh: each @REL@ replaced by the quoted path of REL, found relative
+ * to the running program, installed or in the build tree (home.c).  *out to be freed;
+ * GC_E_LOAD with a message naming the file when the install lacks it. */
+enum gc_status gc_builtin_command(const struct gc_builtin *b, char **out, char *msg,
+                                  size_t size);
 
 /* Entry points of the other adapter folders, called by the registry (adapters/core). */
 const struct gelucheck_plugin *gc_libm_entry(uint32_t host_abi);    /* adapters/libm */

@@ -99,3 +99,11 @@ nomem:
     gc_msg(msg, msize, "%s: out of memory", who);
     return GC_E_NOMEM;
 }
+
+enum gc_status gc_builtin_command(const struct gc_builtin *b, char **out, char *msg, size_t size)
+{
+    char who[96];
+
+    snprintf(who, sizeof who, "built-in adapter '%s'", b->name);
+    return gc_home_command(b->command ? b->command : "", who, out, msg, size);
+}

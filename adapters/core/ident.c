@@ -3,8 +3,10 @@
  * never the spelling of a path, so that a baseline, a policy section or a comparison finds
  * the same kernel however the command line reached it.
  *   a name the adapter declares: a plug-in's table name, an exec adapter's 'name' banner line
- *   onnx:DIR/MODEL.onnx          MODEL, and '.FUNC' when the model computes another func than
- *                                gelu (the option that changes what runs)
+ *   onnx:DIR/MODEL.onnx?OPTIONS  MODEL, then '.FUNC' when the model computes another func than
+ *                                gelu and '.LEVEL' for an optimization level other than all
+ *                                (the options that change what runs)
+ *   scan:DIR/MODEL.onnx?OPTIONS  MODEL, then '.LEVEL' when one level is chosen
  *   exec:COMMAND                 the program's file name: the first word of COMMAND that is
  *                                not an interpreter, a launcher, an option or an assignment
  *                                (example_adapter for 'python3 x/example_adapter.py'), less a
@@ -126,13 +128,20 @@ int gc_ident_derive(const char *spec, const char *name, const char *declared, co
         return gc_valid_kernel_name(buf) ? 0 : -1;
     }
     spec = spec ? spec : "";
-    if (strncmp(spec, "onnx:", 5) == 0) {
-        char m[256];
+    if (strncmp(spec, "onnx:", 5) == 0 || strncmp(spec, "scan:", 5) == 0) {
+        char m[256], why[128];
+        struct gc_onnx_spec o;
         stem(spec + 5, m, sizeof m);
-        if (func && func[0] && strcmp(func, "gelu") != 0)
-            snprintf(buf, size, "%s.%s", m, func);
+        if (gc_onnx_spec_parse(spec + 5, &o, why, sizeof why) != GC_OK)
+            o.func[0] = o.opt[0] = '\0';
+        if (o.func[0])
+            func = o.func;
+        if (spec[0] == 'o' && func && func[0] && strcmp(func, "gelu") != 0)
+            snprintf(buf, size, "%.200s.%.31s", m, func);
         else
             snprintf(buf, size, "%s", m);
+        if (o.opt[0] && strcmp(o.opt, "all") != 0)
+            snprintf(buf + strlen(buf), size - strlen(buf), ".%s", o.opt);
         gc_ident_clean(buf); /* a file's name, not a name the user chose for us: made one */
     } else if (strncmp(spec, "exec:", 5) == 0) {
         gc_ident_program(spec + 5, buf, size);

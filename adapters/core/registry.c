@@ -71,24 +71,52 @@ static enum gc_status open_builtin(const struct gc_builtin *b, const char *spec,
                            size);
 }
 
-/* "onnx:MODEL": the onnxruntime adapter's command with --model 'MODEL' --func FUNC. */
-static enum gc_status open_onnx(const char *model, const char *spec,
+/* Appends s to w in single quotes for /bin/sh, each ' written as '\''; returns the end. */
+static char *shq(char *w, const char *s)
+{
+    *w++ = '\'';
+    for (; *s; s++)
+        w = *s == '\'' ? (memcpy(w, "'\\''", 4), w + 4) : (*w = *s, w + 1);
+    *w++ = '\'';
+    *w = '\0';
+    return w;
+}
+
+/* "onnx:MODEL[?func=F&opt=LEVEL]": the onnxruntime adapter's command with --model 'MODEL'
+ * --func FUNC --opt LEVEL; "scan:MODEL[?opt=LEVEL]": with --scan 'MODEL' [--opt LEVEL] (one
+ * kernel per GELU site of the model and level, adapters/onnxruntime/scan.js). */
+static enum gc_status open_onnx(const char *rest, const char *spec, int scan,
                                 const struct gc_open_options *opt, struct gc_adapter **out,
                                 char *msg, size_t size)
 {
     const struct gc_builtin *ort = builtin_named("onnxruntime");
-    const char *func = opt->func ? opt->func : "gelu";
+    const char *prefix = scan ? "scan:" : "onnx:";
     char *base = NULL;
+    struct gc_onnx_spec o;
     enum geluref_func f;
-    char safe[256];
+    char safe[256], why[256];
 
-    if (!model[0]) {
-        gc_msg(msg, size, "adapter '%s': nothing after the 'onnx:'", spec);
+    if (!rest[0]) {
+        gc_msg(msg, size, "adapter '%s': nothing after the '%s'", spec, prefix);
         return GC_E_SPEC;
     }
-    if (geluref_func_from_name(func, &f) != 0 || f == GELUREF_GELU_SCALED) {
-        gc_msg(msg, size, "adapter '%s': unknown func '%s' (--func)",
-               gc_safe(safe, sizeof safe, spec, 200), func);
+    if (gc_onnx_spec_parse(rest, &o, why, sizeof why) != GC_OK) {
+        gc_msg(msg, size, "adapter '%s': %s", gc_safe(safe, sizeof safe, spec, 200), why);
+        return GC_E_SPEC;
+    }
+    if (scan && o.func[0]) {
+        gc_msg(msg, size, "adapter '%s': a scan: model takes no func= (each site declares "
+               "its own formula)", gc_safe(safe, sizeof safe, spec, 200));
+        return GC_E_SPEC;
+    }
+    const char *func = o.func[0] ? o.func : opt->func ? opt->func : "gelu";
+    if (!scan && (geluref_func_from_name(func, &f) != 0 || f == GELUREF_GELU_SCALED)) {
+        gc_msg(msg, size, "adapter '%s': unknown func '%s' (%s)",
+               gc_safe(safe, sizeof safe, spec, 200), func, o.func[0] ? "func=" : "--func");
+        return GC_E_SPEC;
+    }
+    if (!o.model[0]) {
+        gc_msg(msg, size, "adapter '%s': no model path before the '?'", spec);
         return GC_E_SPEC;
     }
     if (!ort || !ort->command) {
@@ -102,21 +130,19 @@ static enum gc_status open_onnx(const char *model, const char *spec,
     enum gc_status hs = gc_home_command(ort->command, who, &base, msg, size);
     if (hs != GC_OK)
         return hs;
-    /* The model path in single quotes for /bin/sh, each ' written as '\'' */
-    size_t n = strlen(base) + strlen(" --model '' --func ") + strlen(func) + 1;
-    for (const char *p = model; *p; p++)
-        n += *p == '\'' ? 4 : 1;
+    size_t n = strlen(base) + 4 * strlen(o.model) + 64 + strlen(func) + strlen(o.opt);
     char *cmd = malloc(n);
     if (!cmd) {
         free(base);
         gc_msg(msg, size, "adapter '%s': out of memory", spec);
         return GC_E_NOMEM;
     }
-    char *w = cmd + sprintf(cmd, "%s --model '", base);
+    char *w = shq(cmd + sprintf(cmd, "%s %s ", base, scan ? "--scan" : "--model"), o.model);
     free(base);
-    for (const char *p = model; *p; p++)
-        w = *p == '\'' ? (memcpy(w, "'\\''", 4), w + 4) : (*w = *p, w + 1);
-    sprintf(w, "' --func %s", func);
+    if (!scan)
+        w += sprintf(w, " --func %s", func);
+    if (!scan || o.opt[0])
+        sprintf(w, " --opt %s", o.opt[0] ? o.opt : "all");
     enum gc_status st = gc_exec_open(cmd, spec, opt, out, msg, size); /* named by the spec */
     free(cmd);
     return st;
@@ -134,8 +160,8 @@ static enum gc_status open_spec(const char *spec, const struct gc_open_options *
     const struct gc_builtin *b = builtin_named(spec);
     if (b)
         return open_builtin(b, spec, opt, out, msg, size);
-    if (starts_with(spec, "onnx:"))
-        return open_onnx(spec + 5, spec, opt, out, msg, size);
+    if (starts_with(spec, "onnx:") || starts_with(spec, "scan:"))
+        return open_onnx(spec + 5, spec, spec[0] == 's', opt, out, msg, size);
     const char *rest = starts_with(spec, "exec:") ? spec + 5
                        : starts_with(spec, "plugin:") ? spec + 7 : NULL;
     if (rest && !rest[0]) {
@@ -153,7 +179,7 @@ static enum gc_status open_spec(const char *spec, const struct gc_open_options *
     if (rest || ends_with(spec, ".so"))
         return gc_plugin_dlopen(rest ? rest : spec, spec, opt, out, msg, size);
     gc_msg(msg, size, "unknown adapter '%s' (built-in: %s; or plugin:PATH, PATH.so, "
-           "exec:COMMAND, onnx:MODEL.onnx)",
+           "exec:COMMAND, onnx:MODEL.onnx, scan:MODEL.onnx)",
            gc_safe(safe, sizeof safe, spec, 200), builtin_names(names, sizeof names));
     return GC_E_SPEC;
 }

@@ -4,7 +4,8 @@
  * length: a primitive is made for one tensor shape, making one costs far more than a short
  * batch, and the suites call many lengths (the vector suite 0..131).  Batches are never
  * padded or split, so a tail-handling defect of oneDNN stays visible.  The host's buffers are
- * handed to oneDNN as they are (only element-aligned; x == y allowed). */
+ * handed to oneDNN as they are (only element-aligned; x == y allowed: the eltwise primitive
+ * works in place, a matmul gets a copy of x). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@ struct entry {
     dnnl_memory_t src;    /* DNNL_ARG_SRC: x */
     dnnl_memory_t dst;    /* DNNL_ARG_DST (forward) or DNNL_ARG_DIFF_SRC (backward): y */
     dnnl_memory_t ddst;   /* DNNL_ARG_DIFF_DST (backward only): ones */
+    dnnl_memory_t wei;    /* DNNL_ARG_WEIGHTS (matmul epilogues only): the 1 x 1 matrix [1] */
 };
 
 struct ctx {
@@ -41,6 +43,9 @@ struct ctx {
     uint64_t clock, created;
     void *ones[3];        /* diff_dst = 1 in f32, bf16, f16; ones_n elements each */
     size_t ones_n[3];
+    void *scratch;        /* a matmul epilogue's copy of x when x == y: a matmul may write
+                             dst before it has read all of src (the AVX2 one does) */
+    size_t scratch_size;
     char err[512];
 };
 
@@ -62,6 +67,8 @@ static void entry_free(struct entry *en)
         dnnl_memory_destroy(en->dst);
     if (en->ddst)
         dnnl_memory_destroy(en->ddst);
+    if (en->wei)
+        dnnl_memory_destroy(en->wei);
     memset(en, 0, sizeof *en);
 }
 
@@ -107,6 +114,17 @@ static struct entry *lookup(struct ctx *c, size_t i, size_t n)
         st = memory(c, pd, s->backward ? dnnl_query_diff_src_md : dnnl_query_dst_md, &en->dst);
     if (st == dnnl_success && s->backward)
         st = memory(c, pd, dnnl_query_diff_dst_md, &en->ddst);
+    if (st == dnnl_success && s->matmul) {
+        /* the weight 1 in the slot's dtype: read only, shared by every entry */
+        static const float one_f32 = 1.0f;
+        static const uint16_t one_bf16 = 0x3f80;
+        const void *one = s->dt == dnnl_f32 ? (const void *)&one_f32 : (const void *)&one_bf16;
+        st = memory(c, pd, dnnl_query_weights_md, &en->wei);
+        if (st == dnnl_success) {
+            what = "dnnl_memory_set_data_handle";
+            st = dnnl_memory_set_data_handle(en->wei, (void *)(uintptr_t)one);
+        }
+    }
     if (pd != NULL)
         dnnl_primitive_desc_destroy(pd); /* the primitive keeps its own copy */
     if (st != dnnl_success) {
@@ -162,6 +180,21 @@ static int eval_slot(size_t i, void *vctx, const void *x, void *y, size_t n)
         snprintf(c->err, sizeof c->err, "oneDNN: %s: out of memory for diff_dst", s->name);
         return 1;
     }
+    if (s->matmul && x == y) { /* in place, as the plug-in ABI allows */
+        size_t bytes = n * (s->dt == dnnl_f32 ? 4 : 2);
+        if (c->scratch_size < bytes) {
+            void *p = realloc(c->scratch, bytes);
+            if (p == NULL) {
+                snprintf(c->err, sizeof c->err, "oneDNN: %s: out of memory for a copy of x",
+                         s->name);
+                return 1;
+            }
+            c->scratch = p;
+            c->scratch_size = bytes;
+        }
+        memcpy(c->scratch, x, bytes);
+        x = c->scratch;
+    }
     /* oneDNN takes void * for every argument; it only reads src and diff_dst */
     st = dnnl_memory_set_data_handle(en->src, (void *)(uintptr_t)x);
     if (st == dnnl_success)
@@ -173,7 +206,11 @@ static int eval_slot(size_t i, void *vctx, const void *x, void *y, size_t n)
 
     dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC, en->src } };
     int nargs = 2;
-    if (s->backward) {
+    if (s->matmul) {
+        args[1] = (dnnl_exec_arg_t){ DNNL_ARG_WEIGHTS, en->wei };
+        args[2] = (dnnl_exec_arg_t){ DNNL_ARG_DST, en->dst };
+        nargs = 3;
+    } else if (s->backward) {
         args[1] = (dnnl_exec_arg_t){ DNNL_ARG_DIFF_DST, en->ddst };
         args[2] = (dnnl_exec_arg_t){ DNNL_ARG_DIFF_SRC, en->dst };
         nargs = 3;
@@ -202,9 +239,11 @@ static int eval_slot(size_t i, void *vctx, const void *x, void *y, size_t n)
     }
 EVAL(0) EVAL(1) EVAL(2) EVAL(3) EVAL(4) EVAL(5)
 EVAL(6) EVAL(7) EVAL(8) EVAL(9) EVAL(10) EVAL(11)
+EVAL(12) EVAL(13) EVAL(14) EVAL(15)
 int (*const gc_onednn_evals[GC_ONEDNN_SLOTS])(void *, const void *, void *, size_t) = {
     eval_0, eval_1, eval_2, eval_3, eval_4, eval_5,
     eval_6, eval_7, eval_8, eval_9, eval_10, eval_11,
+    eval_12, eval_13, eval_14, eval_15,
 };
 
 int gc_onednn_open(void **vctx, const char *options)
@@ -247,6 +286,7 @@ void gc_onednn_close(void *vctx)
             entry_free(&c->cache[i][j]);
     for (size_t d = 0; d < 3; d++)
         free(c->ones[d]);
+    free(c->scratch);
     if (c->stream)
         dnnl_stream_destroy(c->stream);
     if (c->engine)

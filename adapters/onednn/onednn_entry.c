@@ -29,7 +29,17 @@
  * time).  Another runtime is left as it is, and the description says so.
  *
  * Which code runs: oneDNN picks an implementation per CPU (DNNL_MAX_CPU_ISA caps it); each
- * description records the implementation and ISA it chose when the table was built. */
+ * description records the implementation and ISA it chose when the table was built.
+ *
+ * Epilogues.  Most GELUs oneDNN runs in a model are not the eltwise primitive but the eltwise
+ * post-op of a matmul (PyTorch's and OpenVINO's fused Linear + GELU).  The matmul_* kernels
+ * make one a function of one input: x is an M x 1 matrix times the 1 x 1 weight [1], so K = 1
+ * and no sum mixes inputs (an inf or NaN stays in its own row).  What the matmul does before
+ * the post-op is its own, and the description names it: its accumulator starts at +0, so -0
+ * arrives as +0 (0 + -0 = +0), and in bf16 its conversions flush subnormals.  The kernel of the
+ * same algorithm and dtype as a plain eltwise runs beside it, so a finding of the epilogue
+ * alone is the matmul's.  A matmul chooses its implementation by shape: the description names
+ * the one for M = 64 and for M = 4096 (a transformer's tokens). */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,9 +51,10 @@
 #include "onednn_internal.h"
 
 #define PROBE_N 64 /* batch length of the load-time probe; the impl is the same at 1..65536 */
+#define PROBE_BIG_N 4096 /* a matmul epilogue's second probe: M of a transformer's tokens */
 
 static struct gelucheck_kernel kernels[GC_ONEDNN_SLOTS];
-static char descs[GC_ONEDNN_SLOTS][640];
+static char descs[GC_ONEDNN_SLOTS][900];
 static char version[96] = "oneDNN (version unknown)";
 static struct gelucheck_plugin plugin;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
@@ -81,7 +92,7 @@ static void init(void)
     snprintf(lib, sizeof lib, "oneDNN %d.%d.%d", v->major, v->minor, v->patch);
     for (size_t i = 0; i < GC_ONEDNN_SLOTS; i++) {
         const struct gc_onednn_slot *s = &gc_onednn_slots[i];
-        char impl[160];
+        char impl[240];
         if (est == dnnl_success) {
             dnnl_primitive_desc_t pd;
             const char *what, *info = NULL;
@@ -92,6 +103,23 @@ static void init(void)
                 info = "(not reported)";
             snprintf(impl, sizeof impl, "%s", info);
             dnnl_primitive_desc_destroy(pd);
+            /* a matmul may choose by shape: say what a transformer-sized M gets too */
+            if (s->matmul && gc_onednn_make_pd(s, e, PROBE_BIG_N, &pd, &what) == dnnl_success) {
+                if (dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &info) !=
+                        dnnl_success || info == NULL)
+                    info = "(not reported)";
+                if (strcmp(info, impl) != 0) {
+                    char small[80];
+                    snprintf(small, sizeof small, "%s", impl);
+                    snprintf(impl, sizeof impl, "%s at M = %d, %s at M = %d", small, PROBE_N,
+                             info, PROBE_BIG_N);
+                } else {
+                    size_t l = strlen(impl);
+                    snprintf(impl + l, sizeof impl - l, " (at M = %d and %d)", PROBE_N,
+                             PROBE_BIG_N);
+                }
+                dnnl_primitive_desc_destroy(pd);
+            }
         } else if (s->dt == dnnl_f32) {
             /* kept in the table so that open() can say what went wrong */
             snprintf(impl, sizeof impl, "unknown (no CPU engine: %s)", dnnl_status2str(est));

@@ -19,10 +19,11 @@ const fs = require('fs');
 const os = require('os');
 const { GRAPHS, DTYPES, buildModel } = require('./graphs');
 const { serve } = require('./protocol');
-const { TYPES, Failure, firstLine, sessionOptions, evaluator, modelKernels } = require('./session');
+const { TYPES, LEVELS, Failure, firstLine, sessionOptions, shapePlan, evaluator,
+        modelKernels } = require('./session');
 
 const PROG = 'gelucheck_ort.js';
-const LEVELS = [['all', ''], ['disabled', '.noopt']]; // graph optimization level, name suffix
+const BUILTIN_LEVELS = [['all', ''], ['disabled', '.noopt']]; // graph optimization level, name suffix
 const ORT_TYPE = { f32: 'float32', f16: 'float16' };
 
 function loadOrt() {
@@ -50,13 +51,13 @@ async function builtinKernels(ort) {
     const kernels = new Map(), v = versions(ort).short;
     for (const g of GRAPHS) {
         for (const dt of Object.keys(DTYPES)) {
-            for (const [level, suffix] of LEVELS) {
+            for (const [level, suffix] of BUILTIN_LEVELS) {
                 const name = `${g.name}.${dt}${suffix}`, type = ORT_TYPE[dt];
                 const size = TYPES[type].size;
                 try {
                     const model = buildModel(g, dt, v);
                     const session = await ort.InferenceSession.create(model, sessionOptions(level));
-                    const ev = evaluator(ort, session, type, (n) => ({ dims: [n], runs: 1 }));
+                    const ev = evaluator(ort, session, type, (n) => ({ dims: [n], runs: 1, per: n }));
                     await ev(Buffer.alloc(3 * size), 3);
                     const description = `${g.text}; ${dt === 'f32' ? 'float' : 'float16'} in ` +
                         `and out (1-D, dynamic N); graph optimizations '${level}'; ${v}`;
@@ -70,6 +71,61 @@ async function builtinKernels(ort) {
     }
     if (kernels.size === 0) throw new Failure('ORT runs none of the built-in graphs');
     return kernels;
+}
+
+// the scan's modules, which need npm onnx-proto (installed with onnxruntime-node)
+function loadScan() {
+    try {
+        return { ...require('./scan'), ...require('./sitekernel') };
+    } catch (e) {
+        if (e.code !== 'MODULE_NOT_FOUND') throw e;
+        throw new Failure(`cannot load the scan (${firstLine(e)}): run scripts/setup ` +
+                          `(npm ci in ${__dirname})`);
+    }
+}
+
+// scan:MODEL: one kernel per distinct computation at a GELU site (scan.js, sitekernel.js)
+async function scanKernels(ort, file, levels, v) {
+    const { scan, siteKernels } = loadScan();
+    const result = await scan(ort, file, levels), ks = siteKernels(result);
+    for (const why of ks.skipped) process.stderr.write(`${PROG}: no kernel for ${why}\n`);
+    if (ks.list.length === 0)
+        throw new Failure(`model '${file}' has no GELU site that can be served (` +
+                          `${result.sites.length} GELU-like sites; run gelucheck scan)`);
+    const kernels = new Map(), names = new Map(result.sites.map((r) => [r.name, r]));
+    for (const k of ks.list) {
+        const session = await ort.InferenceSession.create(k.bytes, sessionOptions('disabled'));
+        const { plan } = shapePlan(k.shape);
+        const ev = evaluator(ort, session, k.type, plan);
+        const bySite = new Map(); // site -> its levels, in order
+        for (const c of k.covers) {
+            const dot = c.lastIndexOf('.'), site = c.slice(0, dot);
+            if (!bySite.has(site)) bySite.set(site, []);
+            bySite.get(site).push(c.slice(dot + 1));
+        }
+        const covers = [...bySite].map(([site, levels]) =>
+            `${site} (node '${names.get(site).s.anchor.name}') at ${levels.join(', ')}`);
+        let description = `${k.operator}; as ORT runs it at ${covers.join('; ')}; ` +
+            `${[...k.notes].map((n) => `${n}; `).join('')}${v}`;
+        if (description.length > 3500) description = `${description.slice(0, 3490)} [...]`;
+        kernels.set(k.name, { func: k.func, dtype: k.dtype, size: TYPES[k.type].size,
+                              description, eval: ev });
+    }
+    return kernels;
+}
+
+async function scanReport(ort, file, json, v) {
+    const { scan, toJson, toText, siteKernels } = loadScan();
+    const result = await scan(ort, file), ks = siteKernels(result);
+    process.stdout.write(toText(file, v, result, ks));
+    if (json) {
+        try {
+            fs.writeFileSync(json, `${JSON.stringify(toJson(file, v, result, ks), null, 1)}\n`);
+        } catch (e) {
+            throw new Failure(`cannot write '${json}': ${firstLine(e)}`);
+        }
+    }
+    return 0;
 }
 
 function writeModel(name, file) {
@@ -86,7 +142,11 @@ function writeModel(name, file) {
 }
 
 const USAGE = `usage: node ${PROG}                        serve the built-in kernels
-       node ${PROG} --model M.onnx --func F   serve a model (one float input, one output)
+       node ${PROG} --model M.onnx --func F [--opt LEVEL]
+                                          serve a model (one float input, one output,
+                                          elementwise; LEVEL: disabled ... all)
+       node ${PROG} --scan M.onnx [--opt LEVEL] serve a kernel per GELU site and level
+       node ${PROG} --scan-report M.onnx [--json FILE]  list the GELU sites of a model
        node ${PROG} --write-model NAME PATH   write a built-in graph (NAME: e.g. erf_decomp.f32)
 Speaks gelucheck's subprocess protocol on stdin/stdout (docs/design.md 5.2).\n`;
 
@@ -99,13 +159,23 @@ async function main(argv) {
         writeModel(argv[1], argv[2]);
         return 0;
     }
-    const model = argv.length === 4 && argv[0] === '--model' && argv[2] === '--func';
+    if (argv[0] === '--scan-report' && (argv.length === 2 || (argv.length === 4 &&
+                                                            argv[2] === '--json')))
+        return scanReport(loadOrt(), argv[1], argv[3], versions(loadOrt()).short);
+    if (argv[0] === '--scan' && (argv.length === 2 || (argv.length === 4 && argv[2] === '--opt'))) {
+        const ort = loadOrt(), v = versions(ort), levels = argv[3] ? [argv[3]] : LEVELS;
+        if (!LEVELS.includes(levels[0]))
+            throw new Failure(`unknown optimization level '${levels[0]}'`);
+        return serve(v.banner, await scanKernels(ort, argv[1], levels, v.short), PROG);
+    }
+    const model = (argv.length === 4 || (argv.length === 6 && argv[4] === '--opt')) &&
+                  argv[0] === '--model' && argv[2] === '--func';
     if (argv.length !== 0 && !model) {
         process.stderr.write(`${PROG}: error: bad arguments '${argv.join(' ')}'\n${USAGE}`);
         return 2;
     }
     const ort = loadOrt(), v = versions(ort);
-    const kernels = model ? await modelKernels(ort, argv[1], argv[3], v.short)
+    const kernels = model ? await modelKernels(ort, argv[1], argv[3], argv[5] || 'all', v.short)
                           : await builtinKernels(ort);
     return serve(v.banner, kernels, PROG);
 }

@@ -25,21 +25,24 @@ function sessionOptions(level) {
 }
 
 // How a batch of n elements fills an input of shape `shape` (numbers fixed, strings dynamic):
-// plan(n) -> { dims, runs } or { why }; unit: the smallest batch it takes.  The first dynamic
-// dim takes n / P (P: the product of the fixed dims), the others 1; a shape with no dynamic
-// dim runs n / P times.  Never padded: every run holds inputs of the batch only.
+// plan(n) -> { dims, runs, per } (each of the `runs` runs takes `per` elements; the last run
+// is padded with zeros up to `per` and the outputs of the padding are dropped); unit: the
+// elements of one row, the product P of the fixed dims.  With a dynamic dim, the first takes
+// ceil(n / P) rows and the others 1, in one run; with fixed dims only, ceil(n / P) runs of that
+// shape.  Padding is sound because the model was checked to be elementwise at load.
 function shapePlan(shape) {
     const show = `[${shape.join(', ')}]`;
     if (shape.length === 0) // scalar or rank unknown (ORT shows both as []): ORT checks [n]
-        return { show: '[] (fed as [n])', unit: 1, plan: (n) => ({ dims: [n], runs: 1 }) };
+        return { show: '[] (fed as [n])', unit: 1,
+                 plan: (n) => ({ dims: [n], runs: 1, per: n }) };
     const fixed = shape.filter((d) => typeof d === 'number').reduce((a, b) => a * b, 1);
     const dyn = shape.findIndex((d) => typeof d !== 'number');
     if (fixed === 0) throw new Failure(`input shape ${show} holds no elements`);
     const plan = (n) => {
-        if (n % fixed !== 0) return { why: `a batch of ${n} does not fill input shape ${show}` };
-        if (dyn < 0) return { dims: shape, runs: n / fixed };
-        const dims = shape.map((d, k) => (typeof d === 'number' ? d : k === dyn ? n / fixed : 1));
-        return { dims, runs: 1 };
+        const rows = Math.ceil(n / fixed);
+        if (dyn < 0) return { dims: shape, runs: rows, per: fixed };
+        const dims = shape.map((d, k) => (typeof d === 'number' ? d : k === dyn ? rows : 1));
+        return { dims, runs: 1, per: rows * fixed };
     };
     return { show, unit: fixed, plan };
 }
@@ -48,24 +51,66 @@ function shapePlan(shape) {
 function evaluator(ort, session, type, plan) {
     const t = TYPES[type], [inName] = session.inputNames, [outName] = session.outputNames;
     return async (bytes, n) => {
-        const p = plan(n);
-        if (p.why) throw new Error(p.why);
-        const end = bytes.byteOffset + bytes.length; // copied: aligned, and ours
-        const x = new t.Array(bytes.buffer.slice(bytes.byteOffset, end));
-        const per = n / p.runs, parts = [];
+        if (n === 0) return Buffer.alloc(0);
+        const p = plan(n), x = new t.Array(p.runs * p.per); // zeros: the padding
+        x.set(new t.Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length)));
+        const parts = [];
         for (let r = 0; r < p.runs; r++) {
-            const feed = new ort.Tensor(type, x.subarray(r * per, (r + 1) * per), p.dims);
+            const feed = new ort.Tensor(type, x.subarray(r * p.per, (r + 1) * p.per), p.dims);
             const y = (await session.run({ [inName]: feed }))[outName];
             if (y.type !== type) throw new Error(`output is ${y.type}, input ${type}`);
-            if (y.data.length !== per)
-                throw new Error(`${y.data.length} outputs for ${per} inputs`);
-            parts.push(Buffer.from(y.data.buffer, y.data.byteOffset, y.data.byteLength));
+            if (y.data.length !== p.per)
+                throw new Error(`${y.data.length} outputs for ${p.per} inputs`);
+            const keep = Math.min(p.per, n - r * p.per);
+            parts.push(Buffer.from(y.data.buffer, y.data.byteOffset, keep * t.size));
         }
         return Buffer.concat(parts);
     };
 }
 
-async function loadSession(ort, file) {
+// Refuses a model that is not elementwise: on a batch of two rows of probe values, it
+// changes one input element at a time (the first, the middle and the last of a row) and
+// requires every other output to stay what it was (within 2^-10 relative, so that a
+// vector kernel's lane-to-lane rounding cannot trip it; LayerNorm, Softmax or a MatMul move
+// them by far more).  Returns the reason, or null.
+async function notElementwise(ev, t, unit) {
+    const n = 2 * unit <= MAX_BATCH ? 2 * unit : unit, x = new t.Array(n);
+    const f32 = new Float32Array(1);
+    const enc = t.dtype === 'f16' ? (v) => { f32[0] = v; return toHalf(f32[0]); } : (v) => v;
+    const dec = t.dtype === 'f16' ? fromHalf : (v) => v;
+    for (let k = 0; k < n; k++) x[k] = enc(((k * 37) % 101) / 12.5 - 4); // in [-4, 4]
+    const run = async (xs) => new t.Array(new Uint8Array(await ev(
+        Buffer.from(xs.buffer.slice(0)), n)).buffer);
+    const y0 = await run(x);
+    for (const j of new Set([0, n >> 1, unit - 1, n - 1])) {
+        const x1 = x.slice();
+        x1[j] = enc(dec(x[j]) + 1.5);
+        const y1 = await run(x1);
+        for (let i = 0; i < n; i++) {
+            const a = dec(y0[i]), b = dec(y1[i]);
+            if (i === j || a === b || (Number.isNaN(a) && Number.isNaN(b))) continue;
+            if (!(Math.abs(a - b) <= Math.abs(a) * 2 ** -10))
+                return `it is not elementwise: output element ${i} changes from ${a} to ${b} ` +
+                       `when input element ${j} alone changes from ${dec(x[j])} to ${dec(x1[j])}`;
+        }
+    }
+    return null;
+}
+
+// binary16 bits <-> number (the probe's values only: normal, no rounding subtleties needed)
+function toHalf(v) {
+    if (v === 0) return Object.is(v, -0) ? 0x8000 : 0;
+    const s = v < 0 ? 0x8000 : 0, a = Math.abs(v), e = Math.floor(Math.log2(a));
+    const m = Math.round((a / 2 ** e - 1) * 1024);
+    return s | ((e + 15 + (m >> 10)) << 10) | (m & 1023);
+}
+function fromHalf(b) {
+    const s = b & 0x8000 ? -1 : 1, e = (b >> 10) & 31, m = b & 1023;
+    if (e === 31) return m ? NaN : s * Infinity;
+    return s * (e ? (1 + m / 1024) * 2 ** (e - 15) : m * 2 ** -24);
+}
+
+async function loadSession(ort, file, level) {
     let bytes;
     try {
         bytes = fs.readFileSync(file);
@@ -74,7 +119,7 @@ async function loadSession(ort, file) {
         throw new Failure(`cannot read model '${file}': ${why}`);
     }
     try {
-        return await ort.InferenceSession.create(bytes, sessionOptions('all'));
+        return await ort.InferenceSession.create(bytes, sessionOptions(level));
     } catch (e) {
         const bf16 = /data type: 16\b/.test(firstLine(e));
         const why = bf16 ? ' (bfloat16: onnxruntime-node has no bfloat16 tensors)' : '';
@@ -82,12 +127,18 @@ async function loadSession(ort, file) {
     }
 }
 
+const LEVELS = ['disabled', 'basic', 'extended', 'layout', 'all']; // ORT's, in order
+
 // A user's model as one kernel: one float, float16 or double input and one output of that
-// type and shape; named after the file and the dtype; func from --func.
-async function modelKernels(ort, file, func, version) {
+// type and shape, elementwise; named after the file and the dtype; func from --func (or the
+// spec's ?func=), graph optimization level from --opt (or ?opt=).
+async function modelKernels(ort, file, func, level, version) {
     if (!FUNCS.includes(func))
-        throw new Failure(`unknown func '${func}' (--func): expected one of ${FUNCS.join(', ')}`);
-    const session = await loadSession(ort, file), m = `model '${file}'`;
+        throw new Failure(`unknown func '${func}': expected one of ${FUNCS.join(', ')}`);
+    if (!LEVELS.includes(level))
+        throw new Failure(`unknown optimization level '${level}': expected one of ` +
+                          LEVELS.join(', '));
+    const session = await loadSession(ort, file, level), m = `model '${file}'`;
     const [ins, outs] = [session.inputMetadata, session.outputMetadata];
     const count = (list, what) => `${m} has ${list.length} ${what} (` +
         `${list.map((v) => `'${v.name}'`).join(', ')}): gelucheck needs exactly one`;
@@ -116,11 +167,14 @@ async function modelKernels(ort, file, func, version) {
     } catch (e) {
         throw new Failure(`${m} fails on a batch of ${unit} zeros: ${firstLine(e)}`);
     }
+    const why = await notElementwise(ev, t, unit);
+    if (why) throw new Failure(`${m} is refused: ${why}`);
     const base = path.basename(file).replace(/\.onnx$/i, '').replace(/[^A-Za-z0-9_.-]/g, '_');
     const description = `user model '${file}' (input '${i.name}' ${i.type} ${show}, output ` +
-        `'${o.name}'), declared ${func}; graph optimizations 'all'; ${version}`;
+        `'${o.name}'), declared ${func}; graph optimizations '${level}'; ${version}`;
     const kernel = { func, dtype: t.dtype, size: t.size, description, eval: ev };
     return new Map([[`${base.slice(0, 100) || 'model'}.${t.dtype}`, kernel]]);
 }
 
-module.exports = { TYPES, Failure, firstLine, sessionOptions, evaluator, modelKernels };
+module.exports = { TYPES, LEVELS, MAX_BATCH, Failure, firstLine, sessionOptions, shapePlan,
+                   evaluator, notElementwise, modelKernels };

@@ -4,7 +4,8 @@
 #   adapters_onednn_avx2   the same with DNNL_MAX_CPU_ISA=AVX2: no bf16, oneDNN's AVX2 code
 #   cli_onednn_*           gelucheck list / run on the adapter
 add_executable(test_adapters_onednn ${CMAKE_CURRENT_LIST_DIR}/test_onednn.c
-                                    ${CMAKE_CURRENT_LIST_DIR}/test_onednn_values.c)
+                                    ${CMAKE_CURRENT_LIST_DIR}/test_onednn_values.c
+                                    ${CMAKE_CURRENT_LIST_DIR}/test_onednn_epilogue.c)
 target_link_libraries(test_adapters_onednn PRIVATE adapt_util gc_onednn gelucheck_warnings)
 add_test(NAME adapters_onednn COMMAND test_adapters_onednn)
 add_test(NAME adapters_onednn_avx2 COMMAND test_adapters_onednn)

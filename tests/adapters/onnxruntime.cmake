@@ -40,7 +40,7 @@ endforeach()
 
 if(NOT ort_no_onnx EQUAL 0)
     add_test(NAME onnxruntime_models COMMAND ${CMAKE_CURRENT_LIST_DIR}/skipped.sh onnxruntime
-        "the model tests need python3-onnx for ${ort_python} (scripts/setup installs it)")
+        "the model and scan tests need python3-onnx for ${ort_python} (scripts/setup installs it)")
     set_tests_properties(onnxruntime_models PROPERTIES SKIP_RETURN_CODE 77)
     return()
 endif()
@@ -83,6 +83,21 @@ foreach(bad "nosuch|cannot read model 'nosuch[.]onnx': no such file"
         ERR "^gelucheck: error: cannot load ${nl}${name}[.]onnx'.*'gelucheck_ort[.]js: error: ${why}'\n$")
     list(APPEND ort_model_tests cli_onnxruntime_onnx_${name})
 endforeach()
-list(APPEND ort_model_tests cli_onnxruntime_onnx_run cli_onnxruntime_onnx_func)
+# a model that is not elementwise is refused at load, with the reason
+cli_test(onnxruntime_onnx_centered 3 "list|--adapter|onnx:centered.onnx"
+    ERR "'gelucheck_ort[.]js: error: model 'centered[.]onnx' is refused: it is not elementwise: output element 1 changes from [^ ]+ to [^ ]+ when input element 0 alone changes from -4 to -2[.]5'\n$")
+# options per model: func and level, both in the adapter's name and the kernel's description
+cli_test(onnxruntime_onnx_options 0 "list|--adapter|onnx:erf_decomp.onnx?func=gelu_tanh&opt=disabled"
+    OUT "^adapter erf_decomp[.]gelu_tanh[.]disabled [^\n]*\n.*\n  erf_decomp[.]f32 +gelu_tanh +f32 +user model[^\n]*graph optimizations 'disabled'")
+cli_test(onnxruntime_onnx_badopt 3 "list|--adapter|onnx:erf_decomp.onnx?opt=fast"
+    ERR "unknown optimization level 'fast' [(]opt=[)]")
+# [batch, seq, 32]: every suite measures it (whole rows, the last padded): no adapter error
+cli_test(onnxruntime_onnx_bsh 1 "run|--adapter|onnx:batch_seq_hidden.onnx"
+    OUT "\nFAIL: 1 kernel, 0 pass, 1 fail, 0 error, 0 skip;[^\n]*\nfindings: ")
+list(APPEND ort_model_tests cli_onnxruntime_onnx_run cli_onnxruntime_onnx_func
+     cli_onnxruntime_onnx_centered cli_onnxruntime_onnx_options cli_onnxruntime_onnx_badopt
+     cli_onnxruntime_onnx_bsh)
 set_tests_properties(${ort_model_tests} PROPERTIES FIXTURES_REQUIRED ort_models)
 set_tests_properties(${ort_model_tests} PROPERTIES WORKING_DIRECTORY ${ort_models})
+
+include(${CMAKE_CURRENT_LIST_DIR}/scan.cmake)

@@ -108,8 +108,21 @@ static void test_table(void **state)
     snprintf(want, sizeof want, "oneDNN %d.%d.%d", v->major, v->minor, v->patch);
     assert_int_equal(strncmp(p->version, want, strlen(want)), 0);
     assert_int_equal(v->major, 2); /* the 2.x API; 2.x offers no f16 on x86-64 */
-    assert_int_equal(p->n_kernels, bf16 ? 8 : 4);
-    for (size_t i = 0; i < p->n_kernels; i++) {
+    size_t n_elt = bf16 ? 8 : 4; /* the eltwise kernels, then the matmul epilogues */
+    assert_int_equal(p->n_kernels, n_elt + (bf16 ? 4 : 2));
+    for (size_t i = n_elt; i < p->n_kernels; i++) {
+        const struct gelucheck_kernel *k = &p->kernels[i];
+        size_t j = i - n_elt;
+        snprintf(want, sizeof want, "matmul_%s.%s", j % 2 ? "gelu_tanh" : "gelu_erf",
+                 j < 2 ? "f32" : "bf16");
+        assert_string_equal(k->name, want);
+        assert_int_equal(k->func, j % 2 ? GELUCHECK_GELU_TANH : GELUCHECK_GELU);
+        assert_int_equal(k->dtype, j < 2 ? GELUCHECK_F32 : GELUCHECK_BF16);
+        /* the impl at M = 64 and at a transformer's M = 4096 */
+        assert_non_null(strstr(k->description, "4096"));
+        print_message("%-21s %s\n", k->name, strstr(k->description, "; oneDNN") + 2);
+    }
+    for (size_t i = 0; i < n_elt; i++) {
         const struct gelucheck_kernel *k = &p->kernels[i];
         snprintf(want, sizeof want, "%s.%s", base[i % 4], i < 4 ? "f32" : "bf16");
         assert_string_equal(k->name, want);
@@ -278,7 +291,7 @@ int main(void)
         cmocka_unit_test(test_eval_all),
         cmocka_unit_test(test_contexts),     cmocka_unit_test(test_cache),
         cmocka_unit_test(test_lengths),      cmocka_unit_test(test_known_values),
-        cmocka_unit_test(test_exact_values),
+        cmocka_unit_test(test_exact_values), cmocka_unit_test(test_epilogues),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

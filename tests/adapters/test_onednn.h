@@ -14,5 +14,6 @@ void onednn_eval(const struct gelucheck_kernel *k, const void *x, void *y, size_
 
 void test_known_values(void **state);
 void test_exact_values(void **state);
+void test_epilogues(void **state); /* test_onednn_epilogue.c */
 
 #endif

@@ -27,3 +27,16 @@ else()
              conversion-audit "needs the torch and onnxruntime adapters")
     set_tests_properties(conversion_audit PROPERTIES SKIP_RETURN_CODE 77)
 endif()
+
+# The worked model audit (docs/model-audit.md): needs torch and onnxruntime too; about 20 s.
+if(_torch STREQUAL "exec" AND _ort STREQUAL "exec")
+    add_test(NAME model_audit
+             COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/model_audit/check_model_audit.py
+                     ${PROJECT_SOURCE_DIR}/docs/model-audit/run.sh $<TARGET_FILE:gelucheck>
+                     ${PROJECT_SOURCE_DIR}/docs/model-audit.md
+                     ${CMAKE_CURRENT_BINARY_DIR}/model_audit)
+else()
+    add_test(NAME model_audit COMMAND ${CMAKE_CURRENT_LIST_DIR}/skipped.sh
+             model-audit "needs the torch and onnxruntime adapters")
+    set_tests_properties(model_audit PROPERTIES SKIP_RETURN_CODE 77)
+endif()

@@ -113,6 +113,16 @@ if 'worst finding | ' not in md or '| **FAIL** | `crash` |' not in md:
     die('report.md: the summary table has no worst finding `crash`')
 if not re.search(r'<failure message="crash none x = nan: killed by SIGSEGV" type="crash">', junit):
     die('junit.xml: no failure message naming SIGSEGV')
+# picky.f32 errors on batches of more than two: the terminal quotes the reason, and report.md
+# draws no flush conclusion from a tail suite that could not evaluate it
+if 'is more than 2 elements' not in block(out, 'picky.f32'):
+    die('picky.f32: the terminal does not quote the adapter_error reason')
+section = md[md.index('picky.f32: **ERROR**'):]
+section = section[:section.find('\n## ')] if '\n## ' in section else section
+if 'no early flush' in section or 'no conclusion on where it flushes' not in section:
+    die('report.md: picky.f32 (never measured by the tail suite) gets a flush conclusion')
+if not re.search(r'\| `picky\.f32` \|[^\n]*\| \*\*ERROR\*\* \|[^\n]*\| - \| [0-9]+/[0-9]+ \|', md):
+    die('report.md: the summary row of picky.f32 does not show its flush point as -')
 
 # --- the mutants and libm kernels
 listing = subprocess.run([GELUCHECK, 'list', '--adapter', 'mutants'], stdout=subprocess.PIPE,

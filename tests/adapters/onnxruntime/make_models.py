@@ -2,7 +2,7 @@
 """Writes the test models of tests/adapters/onnxruntime.cmake into DIR with python3-onnx's
 own helpers (an encoder independent of the adapter's): models the adapter must refuse
 (two inputs, two outputs, an int input, bfloat16) and ones it serves (a fixed shape [4], a
-shape [N, 2], double).  Usage: make_models.py DIR"""
+shape [N, 2], [batch, seq, 32], double) or refuses at load (not elementwise).  Usage: make_models.py DIR"""
 import os
 import sys
 
@@ -47,3 +47,18 @@ identity('bf16', TensorProto.BFLOAT16)
 identity('identity_f64', TensorProto.DOUBLE)
 ms_gelu('fixed4', F, [4])
 ms_gelu('n_by_2', F, ['N', 2])
+ms_gelu('batch_seq_hidden', F, ['batch', 'seq', 32])
+
+
+def not_elementwise(name, nodes, shape):
+    """y = nodes(x) of x's shape, where an output depends on other elements than its own."""
+    io = lambda n: helper.make_tensor_value_info(n, F, shape)
+    model = helper.make_model(helper.make_graph(nodes, name, [io('x')], [io('y')]),
+                              opset_imports=OPSET[:1], ir_version=8)
+    checker.check_model(model)
+    save(model, os.path.join(sys.argv[1], name + '.onnx'))
+
+
+# x minus the mean of its row of 16: each output depends on the whole row
+not_elementwise('centered', [helper.make_node('ReduceMean', ['x'], ['m'], axes=[-1]),
+                             helper.make_node('Sub', ['x', 'm'], ['y'])], ['N', 16])

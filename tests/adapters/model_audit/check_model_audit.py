@@ -1,0 +1,55 @@
+#!/usr/bin/python3
+"""Test of docs/model-audit/run.sh: runs it into a fresh folder and compares the tables it
+wrote with those committed in docs/model-audit.md.
+
+    check_model_audit.py RUN_SH GELUCHECK DOC WORKDIR
+
+The first table (the operator ONNX Runtime runs at each site and level) depends on the model
+and the ORT version only: it must be equal line for line.  The second (what the suites
+measured) must have the same rows: site, levels, kernel and verdict; its numbers (max ulp,
+flush point) depend on the CPU's MLAS code and are not compared.  A difference means the
+committed example is stale: regenerate it with `docs/model-audit/run.sh DIR GELUCHECK --update`.
+"""
+import os
+import shutil
+import subprocess
+import sys
+
+BEGIN, END = '<!-- model-audit tables: begin', '<!-- model-audit tables: end'
+
+
+def tables(text):
+    """(table 1 lines, table 2 rows cut to their first four cells)"""
+    parts = text.split('## What it measured, per site and kernel')
+    if len(parts) != 2:
+        sys.exit('no "What it measured" table in:\n' + text[:2000])
+    first = [l for l in parts[0].split('\n') if l.startswith('|')]
+    second = [l.split(' | ')[:4] for l in parts[1].split('\n') if l.startswith('| `')]
+    return first, second
+
+
+def main():
+    run_sh, gelucheck, doc, work = sys.argv[1:5]
+    shutil.rmtree(work, ignore_errors=True)
+    p = subprocess.run([run_sh, work, gelucheck], capture_output=True, text=True, timeout=600)
+    if p.returncode != 0:
+        sys.exit('run.sh exited %d:\n%s%s' % (p.returncode, p.stdout[-2000:], p.stderr[-2000:]))
+    got = tables(open(os.path.join(work, 'tables.md')).read())
+    committed = open(doc).read()
+    want = tables(committed[committed.index(BEGIN):committed.index(END)])
+    errors = []
+    if got[0] != want[0]:
+        errors.append('the operator table differs:\n  got  %s\n  want %s'
+                      % ('\n       '.join(got[0]), '\n       '.join(want[0])))
+    if got[1] != want[1]:
+        errors.append('the measured rows differ:\n  got  %s\n  want %s' % (got[1], want[1]))
+    if len(got[0]) != 2 + 6 or len(got[1]) != 10:
+        errors.append('want 6 sites and 10 site/kernel rows: %d, %d'
+                      % (len(got[0]) - 2, len(got[1])))
+    for e in errors:
+        print('FAIL: ' + e)
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,51 @@
+# gelucheck scan and scan:MODEL (adapters/onnxruntime/scan.js; docs/model-audit.md), included
+# from onnxruntime.cmake when python3-onnx is there.  Models built by the tests: python3-onnx's
+# helper (scan/make_models.py: TF-style, hand-written, Pow and Constant-node forms, fused
+# operators, non-sites) and, where python3-torch is installed, torch.onnx.export of
+# docs/model-audit/model.py at opsets 14 and 17.  Scripts: tests/adapters/scan/.
+set(scan_dir ${CMAKE_CURRENT_LIST_DIR}/scan)
+set(scan_work ${CMAKE_CURRENT_BINARY_DIR}/scan)
+set(scan_gc $<TARGET_FILE:gelucheck>)
+
+add_test(NAME scan_models_setup COMMAND ${ort_python} ${scan_dir}/make_models.py ${scan_work})
+set_tests_properties(scan_models_setup PROPERTIES FIXTURES_SETUP scan_models)
+# the operator per site and level against the hand-written table; no false site
+add_test(NAME scan_table
+    COMMAND ${ort_python} ${scan_dir}/check_scan.py table ${scan_gc} ${scan_work}
+            patterns_consts patterns_inits fused bias_gelu f16_erf)
+# x -> Add(b) -> Gelu: the site kernel at x + b gives the whole model's bits at every level
+add_test(NAME scan_exact
+    COMMAND ${ort_python} ${scan_dir}/check_scan.py exact ${GC_NODE_EXECUTABLE} ${ort_script}
+            ${scan_work})
+set_tests_properties(scan_table scan_exact PROPERTIES FIXTURES_REQUIRED scan_models)
+
+cli_test(scan_help 0 "scan|--help" OUT "^usage: gelucheck scan MODEL[.]onnx [[]--json FILE[]]\n")
+cli_test(scan_no_model 2 "scan" ERR "^gelucheck: error: no model given ")
+cli_test(scan_nosuch 3 "scan|nosuch.onnx"
+    ERR "^gelucheck: error: cannot read model 'nosuch[.]onnx': no such file\n$")
+cli_test(scan_garbage 3 "scan|${CMAKE_CURRENT_LIST_DIR}/scan/check_scan.py"
+    ERR "^gelucheck: error: cannot read model '[^']*check_scan[.]py': not an ONNX model ")
+
+execute_process(COMMAND ${ort_python} -c "import torch" RESULT_VARIABLE scan_no_torch
+                OUTPUT_QUIET ERROR_QUIET)
+if(NOT scan_no_torch EQUAL 0)
+    add_test(NAME scan_torch COMMAND ${CMAKE_CURRENT_LIST_DIR}/skipped.sh scan
+        "the torch-exported models need python3-torch for ${ort_python} (scripts/setup)")
+    set_tests_properties(scan_torch PROPERTIES SKIP_RETURN_CODE 77)
+    return()
+endif()
+add_test(NAME scan_torch_setup COMMAND sh -c "mkdir -p \"$2\" && \"$1\" \"$3\" \"$2/torch14.onnx\" --opset 14 && \"$1\" \"$3\" \"$2/torch17.onnx\" --opset 17"
+         sh ${ort_python} ${scan_work}/torch ${PROJECT_SOURCE_DIR}/docs/model-audit/model.py)
+set_tests_properties(scan_torch_setup PROPERTIES FIXTURES_SETUP scan_torch)
+add_test(NAME scan_torch
+    COMMAND ${ort_python} ${scan_dir}/check_scan.py table ${scan_gc} ${scan_work}/torch
+            torch14 torch17)
+# the [batch, seq, 32] transformer's GELUs at level all, every suite: no adapter error
+cli_test(scan_torch_run 1 "run|--adapter|scan:torch14.onnx?opt=all"
+    OUT "FAIL +scan:torch14[.]onnx[?]opt=all +_act1_Erf[.]all +gelu f32 .*\nFAIL: 4 kernels, 0 pass, 4 fail, 0 error, 0 skip;")
+cli_test(scan_torch_text 0 "scan|torch14.onnx"
+    OUT "^model 'torch14[.]onnx': 6 GELU-like sites [(]5 GELU, 1 other[)]; onnxruntime-node 1[.]30[.]0 .*\n  extended  tanh chain up to '/act2/Mul_4_output_0'; its last 1 node[(]s[)] [(]Mul[)] folded into com[.]microsoft FusedMatMul ")
+set_tests_properties(scan_torch cli_scan_torch_run cli_scan_torch_text
+                     PROPERTIES FIXTURES_REQUIRED scan_torch)
+set_tests_properties(cli_scan_torch_run cli_scan_torch_text
+                     PROPERTIES WORKING_DIRECTORY ${scan_work}/torch)

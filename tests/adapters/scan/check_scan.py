@@ -1,0 +1,184 @@
+#!/usr/bin/python3
+"""The scan tests (tests/adapters/scan.cmake): `gelucheck scan --json` on models the tests
+build, against tables written by hand for onnxruntime-node 1.30.0 (what ORT 1.30.0 was seen to
+run at each site and level, not what the scanner's code says), and the scan: kernels against
+the whole model.
+    check_scan.py table GELUCHECK MODELDIR NAME...   scan each NAME.onnx, compare its table
+    check_scan.py exact NODE SCRIPT MODELDIR         site kernel = whole model (bias_gelu,
+                                                     f16_erf)
+Standard library, the adapter client of tests/adapters/onnxruntime, and python3-jsonschema
+(the scan JSON against reports/schema/gelucheck-scan-1.schema.json)."""
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'onnxruntime'))
+from check_protocol import Adapter  # noqa: E402
+
+LEVELS = ['disabled', 'basic', 'extended', 'layout', 'all']
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', 'reports',
+                      'schema', 'gelucheck-scan-1.schema.json')
+errors = []
+
+
+def check(cond, what):
+    if not cond:
+        errors.append(what)
+
+
+def token(op):
+    """A short name for what computes a site, read from the scan's operator text."""
+    rules = [(r'^com\.microsoft BiasGelu taking the Add before it', 'BiasGelu+Add'),
+             (r'^com\.microsoft QuickGelu \(alpha=([0-9.]+)\)', r'QuickGelu(\1)'),
+             (r'^com\.microsoft (\w+)', r'\1'),
+             (r'^ai\.onnx Gelu \(approximate=none\)', 'Gelu-20'),
+             (r'^ai\.onnx Gelu \(approximate=tanh\)', 'Gelu-20-tanh'),
+             (r'^tanh chain up to .*folded into com\.microsoft FusedMatMul .*\(alpha=0\.5\)',
+              'tanh-chain/x0.5->FusedMatMul'),
+             (r'^(erf|tanh|sigmoid) chain \(.*\), in part float between Casts$',
+              r'\1-chain/float'),
+             (r'^(erf|tanh|sigmoid) chain \(', r'\1-chain')]
+    for pat, rep in rules:
+        m = re.match(pat, op)
+        if m:
+            return m.expand(rep)
+    return '?' + op
+
+
+def same(tok):
+    return [tok] * 5
+
+
+def fused_from_extended(before, after):
+    return [before] * 2 + [after] * 3
+
+
+# site, func, the operator at disabled, basic, extended, layout, all
+TORCH = [('_act1_Erf', 'gelu', fused_from_extended('erf-chain', 'BiasGelu+Add')),
+         ('_act2_Tanh', 'gelu_tanh',
+          fused_from_extended('tanh-chain', 'tanh-chain/x0.5->FusedMatMul')),
+         ('_Erf', 'gelu', fused_from_extended('erf-chain', 'BiasGelu+Add')),
+         ('_quick_Sigmoid', 'gelu_sigmoid',
+          fused_from_extended('sigmoid-chain', 'QuickGelu(1.702)')),
+         ('_silu_Sigmoid', 'silu', fused_from_extended('sigmoid-chain', 'QuickGelu(1)')),
+         ('_enc_Erf', 'gelu', fused_from_extended('erf-chain', 'BiasGelu+Add'))]
+# the TF-style, hand-written and Pow forms are not fused by ORT 1.30 (its GeluFusion wants
+# Div by sqrt2 and (x*(1+erf))*0.5 or 0.5*(x*(1+erf))); the lone Tanh, the Sigmoid gate and
+# the Erf of x/1.5 are no sites
+PATTERNS = [('tf_erf', 'gelu', same('erf-chain')), ('hand_erf', 'gelu', same('erf-chain')),
+            ('pow_tanh', 'gelu_tanh', same('tanh-chain')),
+            ('silu_sigmoid', 'silu', fused_from_extended('sigmoid-chain', 'QuickGelu(1)')),
+            ('swish2_sigmoid', 'swish', fused_from_extended('sigmoid-chain', 'QuickGelu(2)'))]
+TABLES = {
+    'torch14': TORCH, 'torch17': TORCH, 'patterns_consts': PATTERNS, 'patterns_inits': PATTERNS,
+    'fused': [('ms_gelu', 'gelu', same('Gelu')), ('ms_fastgelu', 'gelu_tanh', same('FastGelu')),
+              ('ms_biasgelu', 'gelu', same('BiasGelu')),
+              ('ms_quickgelu', 'gelu_sigmoid', same('QuickGelu(1.702)')),
+              ('onnx_gelu', 'gelu', same('Gelu-20')),
+              ('onnx_gelu_tanh', 'gelu_tanh', same('Gelu-20-tanh'))],
+    'bias_gelu': [('gelu', 'gelu', fused_from_extended('Gelu', 'BiasGelu+Add'))],
+    # float16: no ORT 1.30 CPU kernels for Div, Erf, Add, Mul in float16, so the chain runs in
+    # float, fed the bias Add's float result (never rounded to float16)
+    'f16_erf': [('erf16', 'gelu', same('erf-chain/float'))],
+}
+DTYPES = {'f16_erf': 'f16'}
+# the kernels of the torch model: equal computations share one (the encoder's erf chain is
+# fc1's; fc3's hand-written erf GELU becomes the same BiasGelu of width 32 as fc1's; the tanh
+# chain with its x0.5 folded is measured as the whole chain)
+TORCH_KERNELS = {'_act1_Erf.disabled': ['_act1_Erf.disabled', '_act1_Erf.basic',
+                                        '_enc_Erf.disabled', '_enc_Erf.basic'],
+                 '_act1_Erf.extended': ['_act1_Erf.' + x for x in LEVELS[2:]] +
+                                       ['_Erf.' + x for x in LEVELS[2:]],
+                 '_act2_Tanh.disabled': ['_act2_Tanh.' + x for x in LEVELS],
+                 '_Erf.disabled': ['_Erf.disabled', '_Erf.basic'],
+                 '_quick_Sigmoid.disabled': ['_quick_Sigmoid.disabled', '_quick_Sigmoid.basic'],
+                 '_quick_Sigmoid.extended': ['_quick_Sigmoid.' + x for x in LEVELS[2:]],
+                 '_enc_Erf.extended': ['_enc_Erf.' + x for x in LEVELS[2:]]}
+
+
+def table(gelucheck, folder, name):
+    out = os.path.join(folder, name + '.scan.json')
+    p = subprocess.run([gelucheck, 'scan', os.path.join(folder, name + '.onnx'), '--json', out],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, '%s: gelucheck scan exit %d: %s' % (name, p.returncode, p.stderr))
+    if p.returncode:
+        return
+    doc = json.load(open(out))
+    import jsonschema
+    problems = sorted(jsonschema.Draft7Validator(json.load(open(SCHEMA))).iter_errors(doc),
+                      key=str)
+    check(not problems, '%s: the scan JSON breaks its schema: %s' % (name, problems[:1]))
+    got = [(s['site'], s['func'], [token(s['levels'][lv]['operator']) for lv in LEVELS])
+           for s in doc['sites']]
+    want = TABLES[name]
+    check([g[0] for g in got] == [w[0] for w in want],
+          '%s: sites %s, want %s' % (name, [g[0] for g in got], [w[0] for w in want]))
+    for g, w in zip(got, want):
+        check(g == w, '%s: site %s: got %s, want %s' % (name, w[0], g, w))
+    for s in doc['sites']:
+        check(s['dtype'] == DTYPES.get(name, 'f32'),
+              '%s: site %s dtype %s' % (name, s['site'], s['dtype']))
+        check(('[kernel ' in p.stdout) and all(
+            (s['levels'][lv]['kernel'] is None) == (not s['func'].startswith('gelu'))
+            for lv in LEVELS), '%s: site %s: a kernel per level iff a GELU' % (name, s['site']))
+    if name.startswith('torch'):
+        act1 = doc['sites'][0]
+        check(act1['nodes'] == ['/act1/Div', '/act1/Erf', '/act1/Add', '/act1/Mul', '/act1/Mul_1']
+              and act1['input'] == '/fc1/Add_output_0'
+              and act1['output'] == '/act1/Mul_1_output_0', '%s: act1 site %s' % (name, act1))
+        kernels = {}
+        for s in doc['sites']:
+            for lv in LEVELS:
+                k = s['levels'][lv]['kernel']
+                if k:
+                    kernels.setdefault(k, []).append('%s.%s' % (s['site'], lv))
+        check(kernels == TORCH_KERNELS, '%s: kernels %s' % (name, kernels))
+
+
+def f32(v):
+    return struct.unpack('<f', struct.pack('<f', v))[0]
+
+
+def exact(node, script, folder):
+    """bias_gelu = Gelu(x + b), f16_erf = the erf chain of x + b in float16: at every level the
+    site kernel at z = x + b gives the whole model's bits, for x and b chosen so that x + b = z
+    exactly (b dyadic, z on a 1/64 grid, within float16's 11 bits for f16_erf)."""
+    b = [0.25, -0.5, 1.0, -2.0, 0.125, 3.0, -0.75, 0.0]  # make_models.py's bias
+    for name, site, dt, fmt in (('bias_gelu', 'gelu', 'f32', '<f'),
+                                ('f16_erf', 'erf16', 'f16', '<e')):
+        rnd = lambda v: struct.unpack(fmt, struct.pack(fmt, v))[0]
+        zs = [k / 64 for k in range(-640, 640, 3)] + [-5.5, -6.0, -9.0, -13.0, 7.0, 20.0]
+        zs += [0.0] * (-len(zs) % 8)  # whole rows
+        xs = [z - b[i % 8] for i, z in enumerate(zs)]
+        check(all(rnd(x) == x and rnd(rnd(x) + b[i % 8]) == zs[i] for i, x in enumerate(xs)),
+              'exact %s: x + b is not exact in %s' % (name, dt))
+        model = os.path.join(folder, name + '.onnx')
+        for lv in LEVELS:
+            whole = Adapter([node, script, '--model', model, '--func', 'gelu', '--opt', lv])
+            scan = Adapter([node, script, '--scan', model, '--opt', lv])
+            k = '%s.%s' % (site, lv)
+            check(list(scan.kernels) == [k], 'exact %s %s: kernels %s' % (name, lv, scan.kernels))
+            want, got = whole.eval('%s.%s' % (name, dt), xs), scan.eval(k, zs)
+            diff = [z for z, w, g in zip(zs, want, got) if struct.pack(fmt, w) != struct.pack(fmt, g)]
+            check(not diff, 'exact %s %s: site kernel differs from the whole model at z = %s'
+                  % (name, lv, diff[:5]))
+            whole.close()
+            scan.close()
+
+
+def main():
+    if sys.argv[1] == 'table':
+        for name in sys.argv[4:]:
+            table(sys.argv[2], sys.argv[3], name)
+    else:
+        exact(*sys.argv[2:5])
+    for e in errors:
+        print('FAIL: ' + e)
+    return 1 if errors else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
