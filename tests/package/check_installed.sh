@@ -74,6 +74,10 @@ export PATH=$prefix/bin:/usr/bin:/bin
 list=$(gelucheck list 2>&1) || fail "gelucheck list from the install failed: $(printf "%s\n" "$list" | grep error)"
 printf '%s\n' "$list" | grep '^adapter ' | sort > got.txt
 diff want.txt got.txt || fail "gelucheck list from the install differs from the build's (above)"
+# gelucheck scan starts the onnxruntime adapter's scripts itself: they load from the install
+scan=$(gelucheck scan nosuch.onnx 2>&1 || true)
+[[ $scan == *"cannot read model 'nosuch.onnx'"* || $scan == *"not in this build"* ]] ||
+    fail "gelucheck scan from the install: $scan"
 gelucheck list --adapter "exec:python3 $prefix/share/gelucheck/exec/example_adapter.py" > /dev/null ||
     fail "the installed exec example does not load"
 cmake -S example-src -B example -DCMAKE_PREFIX_PATH="$prefix" > configure.log ||
