@@ -1,4 +1,4 @@
-/* policy.c: the built-in policies (README.md "Policies", the table published there), the
+/* policy.c: the built-in policies (docs/policies.md, the table published there), the
  * resolution of a policy for one (func, dtype), its JSON and the judging of one accuracy
  * measurement.  Policy files are read by policy_ini.c. */
 #include <math.h>
@@ -75,7 +75,7 @@ const char *gs_policy_name(const struct gs_policy *p)
     return p != NULL ? p->name : NULL;
 }
 
-/* The table of README.md "Policies" (the integrator's final version of DESIGN.md section 7). */
+/* The table of docs/policies.md (section 7 of docs/design.md, made final). */
 void gs_policy_base_values(int base, enum geluref_dtype dt, struct gs_policy_values *v)
 {
     int half = dt == GELUREF_F16 || dt == GELUREF_BF16; /* the 16-bit dtypes */
@@ -88,7 +88,7 @@ void gs_policy_base_values(int base, enum geluref_dtype dt, struct gs_policy_val
     v->nan_at_neg_inf = 0;    /* fail */
     switch (base) {
     case GS_PB_STRICT: /* correctly rounded everywhere, zero signs exact */
-        v->consistency_ulps = 0.5; /* what correctly rounded outputs show (DESIGN.md 6) */
+        v->consistency_ulps = 0.5; /* what correctly rounded outputs show (docs/design.md 6) */
         v->max_ulp = INFINITY;
         v->max_cr_distance = 0;
         v->faithful = 1;
@@ -106,7 +106,7 @@ void gs_policy_base_values(int base, enum geluref_dtype dt, struct gs_policy_val
         v->max_ulp = 16;
         v->consistency_ulps = 16; /* as max_ulp */
         v->max_cr_distance = INFINITY;
-        /* abs_tol: DESIGN.md section 7 (lenient): 1e-12 f64, 1e-6 f32, 1e-3 f16/bf16 */
+        /* abs_tol: docs/design.md section 7 (lenient): 1e-12 f64, 1e-6 f32, 1e-3 f16/bf16 */
         v->abs_tol = half ? 1e-3 : dt == GELUREF_F32 ? 1e-6 : 1e-12;
         v->nan_at_neg_inf = 1; /* allow */
         /* ... except these four, warnings under lenient */

@@ -1,4 +1,4 @@
-/* policy_ini.c: policy files (README.md "Policies"), read with inih.
+/* policy_ini.c: policy files (docs/policies.md), read with inih.
  *
  * inih does the key = value splitting and the comments; our own line reader in front of it
  * (ini_parse_stream) counts lines, so every message names FILE:LINE, and rejects what inih
