@@ -109,10 +109,10 @@ static void init(void)
                         dnnl_success || info == NULL)
                     info = "(not reported)";
                 if (strcmp(info, impl) != 0) {
-                    char small[80];
-                    snprintf(small, sizeof small, "%s", impl);
-                    snprintf(impl, sizeof impl, "%s at M = %d, %s at M = %d", small, PROBE_N,
-                             info, PROBE_BIG_N);
+                    char small[sizeof impl];
+                    memcpy(small, impl, sizeof impl);
+                    snprintf(impl, sizeof impl, "%.100s at M = %d, %.100s at M = %d", small,
+                             PROBE_N, info, PROBE_BIG_N);
                 } else {
                     size_t l = strlen(impl);
                     snprintf(impl + l, sizeof impl - l, " (at M = %d and %d)", PROBE_N,
