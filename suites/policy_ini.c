@@ -408,15 +408,16 @@ static int handler(void *user, const char *section, const char *name, const char
         fail(st, "key '%s' outside any section", quote(q, name));
         return 0;
     }
-    (void)section; /* cut at 50 bytes by inih: the reader's cur_sec and cur_name instead */
+    /* not inih's section, cut at 50 bytes: the one the reader saw the header of */
+    (void)section;
+    const char *sec_name = st->cur_name;
     if (st->cur_sec == CUR_POLICY)
         return policy_key(st, name, value);
     struct gs_policy_section *s = st->cur_sec >= CUR_KERNEL
                                       ? &st->p->kern[st->cur_sec - CUR_KERNEL].s
                                   : st->cur_sec >= 0 ? &st->p->sec[st->cur_sec] : NULL;
-    section = st->cur_name;
     if (s == NULL) { /* not expected: the reader checked every header */
-        fail(st, "unknown section [%s]", quote(q, section));
+        fail(st, "unknown section [%s]", quote(q, sec_name));
         return 0;
     }
     int key = -1;
@@ -425,24 +426,24 @@ static int handler(void *user, const char *section, const char *name, const char
             key = k;
     if (key < 0) {
         const char *near = nearest_key(name);
-        fail(st, "unknown key '%s' in [%s]%s%s%s", quote(q, name), section,
+        fail(st, "unknown key '%s' in [%s]%s%s%s", quote(q, name), sec_name,
              near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         return 0;
     }
     if (!gs_pkey_settable(key)) {
         fail(st, "key '%s' in [%s] cannot be set: crash, timeout and adapter_error always "
-                 "fail", name, section);
+                 "fail", name, sec_name);
         return 0;
     }
     if (s->set[key]) {
-        fail(st, "duplicate key '%s' in [%s] (first set on line %d)", name, section,
+        fail(st, "duplicate key '%s' in [%s] (first set on line %d)", name, sec_name,
              s->line[key]);
         return 0;
     }
     const char *expect = "";
     if (parse_value(s, key, value, &expect) != 0) {
         fail(st, "bad value '%s' for '%s' in [%s]: expected %s", quote(q, value), name,
-             section, expect);
+             sec_name, expect);
         return 0;
     }
     s->set[key] = 1;
