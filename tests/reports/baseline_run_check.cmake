@@ -7,6 +7,7 @@
 # -DEXE -DARGS (a|b|c) -DDIR -DPY (/usr/bin/python3) -DCHECKJ (check_junit.py)
 # [-DVALIDATE -DSCHEMA]: the results written are validated against the schema too.
 string(REPLACE "|" ";" args "${ARGS}")
+include(${CMAKE_CURRENT_LIST_DIR}/../check_lib.cmake)
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 
@@ -27,13 +28,7 @@ function(check_files xml json)
     if(NOT rc EQUAL 0)
         message(FATAL_ERROR "${xml}: not the JUnit shape:\n${o}")
     endif()
-    if(VALIDATE)
-        execute_process(COMMAND "${PY}" "${VALIDATE}" "${SCHEMA}" "${json}"
-            RESULT_VARIABLE rc ERROR_VARIABLE e)
-        if(NOT rc EQUAL 0)
-            message(FATAL_ERROR "${json} does not validate:\n${e}")
-        endif()
-    endif()
+    check_validate("${SCHEMA}" "${json}")
 endfunction()
 
 run(base 0 --json "${DIR}/base.json")
