@@ -32,6 +32,20 @@ int cmd_scan(int argc, char **argv);
 /* "gelucheck: error: ..." and a newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ---- scan_sites.c ---- */
+
+/* Runs cmd with /bin/sh, its stdout passed through (pass_stdout) or thrown away, its stderr
+ * into err (the last part that fits).  Its exit status, 128 + the signal, or -1 when it could
+ * not be started. */
+int cli_run_script(const char *cmd, int pass_stdout, char *err, size_t size);
+/* The WHY of a script's "PROG: error: WHY" line in err (all of err when there is none), *len
+ * its length up to the end of the line. */
+const char *cli_script_error(const char *err, size_t *len);
+/* For a "scan:MODEL" adapter of a run: scans the model as the adapter did (its levels) and
+ * puts the gelucheck-scan/1 document into the result's adapter object under "scan".  0, or
+ * -1 after a warning (the run goes on; report.md then has no table of the sites). */
+int cli_scan_attach(json_t *adapter, const char *spec);
+
 /* ---- outputs.c ---- */
 
 /* Creates the folder of an output file (--json FILE, --junit FILE) and its missing parents,

@@ -361,9 +361,13 @@ int run_execute(struct run_args *r)
     }
     r->cfg.progress = pg ? run_progress_fn : NULL;
     r->cfg.progress_arg = pg;
-    for (size_t s = 0; s < r->n_specs; s++)
+    for (size_t s = 0; s < r->n_specs; s++) {
         rp_result_add_adapter(doc, ad[s].spec, ad[s].id, ad[s].a ? ad[s].a[0] : NULL,
                               ad[s].error);
+        /* a scanned model: its sites, for report.md's table of them */
+        if (ad[s].a && strncmp(ad[s].spec, "scan:", 5) == 0)
+            cli_scan_attach(json_array_get(json_object_get(doc, "adapters"), s), ad[s].spec);
+    }
     if (prev && check_resume_kernels(r, ad, doc, prev, n_sel)) {
         rc = CLI_EXIT_USAGE;
         run_progress_free(pg);

@@ -171,6 +171,7 @@ char *rp_markdown(const json_t *doc, const unsigned *plots)
                 "|---|---|---|---|---|---|--:|--:|--:|--:|---|\n");
     json_array_foreach(json_object_get(doc, "kernels"), i, k)
         summary_row(&m, k);
+    md_sites(&m, doc);
     json_array_foreach(json_object_get(doc, "kernels"), i, k)
         md_kernel(&m, doc, k, plots ? plots[i] : 0);
     if (m.nomem || !m.s) {

@@ -56,6 +56,11 @@ void md_stats_row(struct md *m, const char *label, const json_t *st);
 void md_findings(struct md *m, const json_t *k);
 void md_worst_kind(struct md *m, const json_t *k);
 
+/* markdown_sites.c: for each scan:MODEL adapter whose result holds its scan, the table of the
+ * model's sites (one row per site and computation: what runs at which levels, and what its
+ * kernel measured). */
+void md_sites(struct md *m, const json_t *doc);
+
 /* markdown_repro.c: s as one POSIX shell word (single-quoted when it needs to be). */
 void md_shell_word(struct md *m, const char *s);
 /* The run command restricted to kernel k (its adapter and --kernel), shell-quoted. */

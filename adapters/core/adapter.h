@@ -185,6 +185,15 @@ const struct gc_builtin *gc_builtin_get(size_t i);
 enum gc_status gc_builtin_command(const struct gc_builtin *b, char **out, char *msg,
                                   size_t size);
 
+/* The /bin/sh command that scans a model (gelucheck scan; the sites of a scan: adapter):
+ * model_spec is the part after "scan:", "MODEL.onnx[?opt=LEVEL]"; the command prints the scan
+ * as text on stdout, writes it as JSON (gelucheck-scan/1) to json when not NULL, and on
+ * failure exits non-zero with "PROG: error: WHY" on stderr.  *out to be freed.  GC_E_SPEC for
+ * a bad model spec, GC_E_LOAD when ONNX Runtime is not in this build or its files are
+ * missing; msg says why. */
+enum gc_status gc_scan_command(const char *model_spec, const char *json, char **out, char *msg,
+                               size_t size);
+
 /* Entry points of the other adapter folders, called by the registry (adapters/core). */
 const struct gelucheck_plugin *gc_libm_entry(uint32_t host_abi);    /* adapters/libm */
 const struct gelucheck_plugin *gc_mutants_entry(uint32_t host_abi); /* adapters/mutants */

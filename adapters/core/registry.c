@@ -148,6 +148,47 @@ static enum gc_status open_onnx(const char *rest, const char *spec, int scan,
     return st;
 }
 
+enum gc_status gc_scan_command(const char *model_spec, const char *json, char **out, char *msg,
+                               size_t size)
+{
+    const struct gc_builtin *ort = builtin_named("onnxruntime");
+    struct gc_onnx_spec o;
+    char *base = NULL, why[256];
+
+    *out = NULL;
+    if (gc_onnx_spec_parse(model_spec, &o, why, sizeof why) != GC_OK) {
+        gc_msg(msg, size, "%s", why);
+        return GC_E_SPEC;
+    }
+    if (o.func[0]) {
+        gc_msg(msg, size, "a scanned model takes no func= (each site declares its own formula)");
+        return GC_E_SPEC;
+    }
+    if (!ort || !ort->command) {
+        gc_msg(msg, size, "ONNX Runtime is not in this build (%s)",
+               ort && ort->skipped ? ort->skipped : "not built");
+        return GC_E_LOAD;
+    }
+    enum gc_status hs = gc_builtin_command(ort, &base, msg, size);
+    if (hs != GC_OK)
+        return hs;
+    size_t n = strlen(base) + 4 * (strlen(o.model) + (json ? strlen(json) : 0)) + 64;
+    char *cmd = malloc(n);
+    if (!cmd) {
+        free(base);
+        gc_msg(msg, size, "out of memory");
+        return GC_E_NOMEM;
+    }
+    char *w = shq(cmd + sprintf(cmd, "%s --scan-report ", base), o.model);
+    free(base);
+    if (o.opt[0])
+        w += sprintf(w, " --opt %s", o.opt);
+    if (json)
+        shq(w + sprintf(w, " --json "), json);
+    *out = cmd;
+    return GC_OK;
+}
+
 static enum gc_status open_spec(const char *spec, const struct gc_open_options *opt,
                                 struct gc_adapter **out, char *msg, size_t size)
 {

@@ -114,9 +114,11 @@ async function scanKernels(ort, file, levels, v) {
     return kernels;
 }
 
-async function scanReport(ort, file, json, v) {
+// The scan of a model as text, and as JSON into file json; at one level (the levels of
+// scan:MODEL?opt=LEVEL, whose kernels are named after that level) or all
+async function scanReport(ort, file, json, levels, v) {
     const { scan, toJson, toText, siteKernels } = loadScan();
-    const result = await scan(ort, file), ks = siteKernels(result);
+    const result = await scan(ort, file, levels), ks = siteKernels(result);
     process.stdout.write(toText(file, v, result, ks));
     if (json) {
         try {
@@ -146,9 +148,27 @@ const USAGE = `usage: node ${PROG}                        serve the built-in ker
                                           serve a model (one float input, one output,
                                           elementwise; LEVEL: disabled ... all)
        node ${PROG} --scan M.onnx [--opt LEVEL] serve a kernel per GELU site and level
-       node ${PROG} --scan-report M.onnx [--json FILE]  list the GELU sites of a model
+       node ${PROG} --scan-report M.onnx [--opt LEVEL] [--json FILE]
+                                          list the GELU sites of a model
        node ${PROG} --write-model NAME PATH   write a built-in graph (NAME: e.g. erf_decomp.f32)
 Speaks gelucheck's subprocess protocol on stdin/stdout (docs/design.md 5.2).\n`;
+
+// --scan M / --scan-report M, then [--opt LEVEL] [--json FILE] in any order: { levels, json },
+// or null when argv is not of that form
+function scanFlags(argv) {
+    if (!['--scan', '--scan-report'].includes(argv[0]) || argv.length < 2 || argv.length % 2)
+        return null;
+    const out = { levels: LEVELS, json: undefined }, seen = new Set();
+    for (let k = 2; k < argv.length; k += 2) {
+        if (!['--opt', '--json'].includes(argv[k]) || seen.has(argv[k])) return null;
+        seen.add(argv[k]);
+        if (argv[k] === '--json') out.json = argv[k + 1];
+        else if (!LEVELS.includes(argv[k + 1]))
+            throw new Failure(`unknown optimization level '${argv[k + 1]}'`);
+        else out.levels = [argv[k + 1]];
+    }
+    return out;
+}
 
 async function main(argv) {
     if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
@@ -159,14 +179,12 @@ async function main(argv) {
         writeModel(argv[1], argv[2]);
         return 0;
     }
-    if (argv[0] === '--scan-report' && (argv.length === 2 || (argv.length === 4 &&
-                                                            argv[2] === '--json')))
-        return scanReport(loadOrt(), argv[1], argv[3], versions(loadOrt()).short);
-    if (argv[0] === '--scan' && (argv.length === 2 || (argv.length === 4 && argv[2] === '--opt'))) {
-        const ort = loadOrt(), v = versions(ort), levels = argv[3] ? [argv[3]] : LEVELS;
-        if (!LEVELS.includes(levels[0]))
-            throw new Failure(`unknown optimization level '${levels[0]}'`);
-        return serve(v.banner, await scanKernels(ort, argv[1], levels, v.short), PROG);
+    const flags = scanFlags(argv);
+    if (flags && argv[0] === '--scan-report')
+        return scanReport(loadOrt(), argv[1], flags.json, flags.levels, versions(loadOrt()).short);
+    if (flags && argv[0] === '--scan' && !flags.json) {
+        const ort = loadOrt(), v = versions(ort);
+        return serve(v.banner, await scanKernels(ort, argv[1], flags.levels, v.short), PROG);
     }
     const model = (argv.length === 4 || (argv.length === 6 && argv[4] === '--opt')) &&
                   argv[0] === '--model' && argv[2] === '--func';

@@ -7,7 +7,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { onnx } = require('onnx-proto');
-const { findSites, formula, num, DTYPE } = require('./patterns');
+const { findSites, formula, num, DTYPE, isOnnx } = require('./patterns');
 const { LEVELS, Failure, firstLine } = require('./session');
 
 function readModel(file) {
@@ -25,6 +25,38 @@ function readModel(file) {
     } catch (e) {
         throw new Failure(`cannot read model '${file}': not an ONNX model (${firstLine(e)})`);
     }
+}
+
+// The main graph with the nodes of every subgraph (the then/else branches of If, the bodies
+// of Loop and Scan, at any depth) appended, as one graph: a site inside a subgraph is found,
+// traced and made a kernel like any other (a subgraph reads the tensors of the graphs around
+// it by name, and ONNX names each tensor once in a model).  where: Map(node -> 'the If node
+// 'cond' (then_branch)') for the nodes of subgraphs; outer: Map(an If branch's output k -> the
+// If's output k), the tensor it becomes when ORT inlines a branch whose condition is constant.
+function flatGraph(graph) {
+    const flat = { name: graph.name, node: [], initializer: [], input: [], valueInfo: [],
+                   output: [] }, where = new Map(), outer = new Map();
+    const visit = (gr, place) => {
+        flat.initializer.push(...gr.initializer);
+        flat.input.push(...gr.input);
+        flat.valueInfo.push(...gr.valueInfo);
+        flat.output.push(...gr.output);
+        for (const n of gr.node) {
+            flat.node.push(n);
+            if (place) where.set(n, place);
+            for (const a of n.attribute) {
+                const subs = [...(a.g ? [a.g] : []), ...(a.graphs || [])];
+                for (const sub of subs) {
+                    if (n.opType === 'If' && isOnnx(n))
+                        sub.output.forEach((o, k) => n.output[k] && outer.set(o.name, n.output[k]));
+                    visit(sub, `${place ? `${place}, ` : ''}in the ${n.opType} node ` +
+                          `'${n.name}' (${a.name})`);
+                }
+            }
+        }
+    };
+    visit(graph, '');
+    return { flat, where, outer };
 }
 
 // The optimized whole model at each level, as ORT writes it (SessionOptions
@@ -107,9 +139,12 @@ function describe(t, x) {
 // to the graph output it fed)
 function aliases(g, y) {
     const out = [y];
-    for (let k = 0; k < out.length; k++)
+    for (let k = 0; k < out.length; k++) {
+        if (g.outer && g.outer.has(out[k]) && !out.includes(g.outer.get(out[k])))
+            out.push(g.outer.get(out[k]));
         for (const n of g.uses(out[k]))
             if (n.opType === 'Identity' && (!n.domain || n.domain === 'ai.onnx')) out.push(n.output[0]);
+    }
     return out;
 }
 
@@ -127,6 +162,18 @@ function trace(s, g0, o) {
         return { operator: `${describe(c, s.x)}, in ${inCast ? '' : 'part '}float between Casts`,
                  nodes: [...(inCast ? [ci] : []), ...c.nodes, p].map((n) => n.name),
                  site: c, casts: { in: inCast ? ci : null, out: p } };
+    }
+    // float16: ORT inlines the function body of an operator that has no float16 kernel (a
+    // com.microsoft Gelu becomes Mul, Erf, Add, Mul, Mul) and runs the node and its
+    // neighbours in float, renaming each tensor T it made float InsertedPrecisionFreeCast_T
+    // (its InsertCastTransformer): the site is there under that name, neither its input nor
+    // its output rounded to the model's type
+    const fl = o.sites.find((u) => ys.includes(u.y.replace(/^InsertedPrecisionFreeCast_/, '')));
+    if (fl && fl.y !== s.y && fl.y.startsWith('InsertedPrecisionFreeCast_')) {
+        return { operator: `${describe(fl, `InsertedPrecisionFreeCast_${s.x}`)}, run in ` +
+                           'float with its neighbours (input and output never rounded to the ' +
+                           'model\'s type)', nodes: fl.nodes.map((n) => n.name), site: fl,
+                 casts: { in: null, out: null } };
     }
     if (p) return { operator: `${p.domain || 'ai.onnx'} ${p.opType} (no GELU pattern)`,
                     nodes: [p.name] };
@@ -157,16 +204,19 @@ function cleanName(name, used) {
 
 // The scan: { model, sites: [{ name, site, g, dtype, shape, levels: {level: trace} }] }
 async function scan(ort, file, levels = LEVELS) {
-    const model = readModel(file), { g, sites } = findSites(model.graph);
+    const model = readModel(file), { flat, where, outer } = flatGraph(model.graph);
+    const { g, sites } = findSites(flat);
+    g.outer = outer;
     const opt = await optimizedModels(ort, file, levels), graphs = {};
     for (const level of levels)
         graphs[level] = opt[level].error ? opt[level] : { model: opt[level],
-                                                          ...findSites(opt[level].graph) };
+                                                          ...findSites(flatGraph(
+                                                              opt[level].graph).flat) };
     const used = new Set();
     const out = sites.map((s, k) => {
         const name = cleanName(s.anchor.name || `${s.anchor.opType}_${k}`, used);
         const r = { name, s, dtype: dtypeOf(g, s, s.x), shape: shapeOf(g, s.x, s.bias),
-                    levels: {} };
+                    where: where.get(s.anchor), levels: {} };
         for (const level of levels)
             r.levels[level] = graphs[level].error ? { operator: `ORT cannot load the model at ` +
                 `this level: ${graphs[level].error}`, nodes: [] } : trace(s, g, graphs[level]);
@@ -183,9 +233,11 @@ function toJson(file, version, result, kernels) {
             site: r.name, kind: r.s.kind, func: r.s.func, formula: formula(r.s),
             ...(r.s.alpha !== undefined ? { alpha: r.s.alpha } : {}),
             nodes: r.s.nodes.map((n) => n.name), input: r.s.x, output: r.s.y,
+            ...(r.where ? { subgraph: r.where } : {}),
             dtype: r.dtype || null, shape: r.shape,
             levels: Object.fromEntries(Object.entries(r.levels).map(([l, t]) => [l, {
                 operator: t.operator, nodes: t.nodes, ...(t.note ? { note: t.note } : {}),
+                ...(t.why && r.s.func.startsWith('gelu') ? { no_kernel: t.why } : {}),
                 kernel: kernels ? kernels.bySiteLevel.get(`${r.name}.${l}`) || null : null }])),
         })),
     };
@@ -199,7 +251,8 @@ function toText(file, version, result, kernels) {
         const alpha = r.s.alpha !== undefined ? `, alpha ${+r.s.alpha.toPrecision(7)}` : '';
         lines.push('', `site ${r.name}: ${r.s.func}${alpha}, ${r.dtype || 'dtype unknown'} ` +
                    `${r.shape || 'shape unknown'}: ${formula(r.s)}`,
-                   `  nodes: ${r.s.nodes.map((x) => `'${x.name}'`).join(', ')}`,
+                   `  nodes: ${r.s.nodes.map((x) => `'${x.name}'`).join(', ')}` +
+                   `${r.where ? `, ${r.where}` : ''}`,
                    `  input '${r.s.x}', output '${r.s.y}'`);
         for (const [level, t] of Object.entries(r.levels)) {
             const k = kernels && kernels.bySiteLevel.get(`${r.name}.${level}`);

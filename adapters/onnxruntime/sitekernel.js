@@ -107,7 +107,8 @@ function opGraph(g, n, dtype) {
     const inits = [], input = ['x'];
     let shape = ['N'];
     if (n.input[1]) {
-        const b = g.consts.get(n.input[1]);
+        const p = g.prod(n.input[1]); // a constant ORT casts to float: the dims are its
+        const b = g.consts.get(n.input[1]) || (p && p.opType === 'Cast' && g.consts.get(p.input[0]));
         if (!b) return { why: `its bias '${n.input[1]}' is computed, not a constant` };
         const dims = b.dims.map(num);
         inits.push(negZeros(dims, dtype));
@@ -116,6 +117,18 @@ function opGraph(g, n, dtype) {
     }
     return { nodes: [{ opType: n.opType, domain: n.domain, attribute: attrs(n), input,
                        output: ['y'] }], inits, shape };
+}
+
+// A kernel of opGraph (a fused operator in float) between a Cast of x to float and a Cast of
+// its result back to dtype, as ORT runs an operator that has no kernel of the model's type
+function castWrap(k, dtype) {
+    if (k.why) return k;
+    const node = k.nodes[0], cast = (input, output, to) => ({ opType: 'Cast', domain: '',
+        input: [input], output: [output], attribute: [{ name: 'to', type: 2, i: to }] });
+    return { ...k, nodes: [cast('x', 'xf', 1),
+                          { ...node, input: node.input.map((i) => (i === 'x' ? 'xf' : i)),
+                            output: ['yf'] },
+                          cast('yf', 'y', ELEM[dtype])] };
 }
 
 function modelBytes(k, opsetImport, dtype) {
@@ -134,24 +147,32 @@ function siteKernels(result) {
     for (const r of result.sites) {
         if (!r.s.func.startsWith('gelu')) continue; // SiLU and other x*sigmoid(ax): no GELU
         if (!TYPE[r.dtype]) {
-            skipped.push(`site ${r.name}: dtype ${r.dtype || 'unknown'} cannot be served`);
+            const why = `dtype ${r.dtype || 'unknown'} cannot be served`;
+            skipped.push(`site ${r.name}: ${why}`);
+            for (const level of result.levels) r.levels[level].why = why;
             continue;
         }
         for (const level of result.levels) {
             const t = r.levels[level], o = result.graphs[level];
             let k, note = '';
-            if (t.casts && !t.site.kind.endsWith('_chain')) {
-                k = { why: `${t.operator}: only a chain between two Casts is served` };
-            } else if (t.casts) {
-                // the input Cast; where ORT feeds the site a float the model never rounds to
-                // the site's type, one made here: the kernel's input has the site's type
+            if (t.casts) {
+                // the Casts around the site; where ORT feeds the site a float the model never
+                // rounds to the site's type, or passes its float result on, one made here:
+                // the kernel's input and output have the site's type
                 const castIn = t.casts.in || { opType: 'Cast', domain: '', input: [' x'],
                     output: [t.site.x], attribute: [{ name: 'to', type: 2, i: 1 }] };
-                k = chainGraph(o.g, [castIn, ...t.site.nodes, t.casts.out], castIn.input[0],
-                               t.casts.out.output[0]);
-                if (!t.casts.in)
-                    note = `ORT feeds this site the float output of the node before it, never ` +
-                           `rounded to ${r.dtype}; the kernel's input is ${r.dtype}`;
+                const castOut = t.casts.out || { opType: 'Cast', domain: '', input: [t.site.y],
+                    output: [' y'], attribute: [{ name: 'to', type: 2, i: ELEM[r.dtype] }] };
+                k = t.site.kind.endsWith('_chain')
+                    ? chainGraph(o.g, [castIn, ...t.site.nodes, castOut], castIn.input[0],
+                                 castOut.output[0])
+                    : castWrap(opGraph(o.g, t.site.nodes[0], 'f32'), r.dtype);
+                const never = [t.casts.in ? null : 'input', t.casts.out ? null : 'output']
+                    .filter((w) => w);
+                if (never.length)
+                    note = `the kernel's ${never.join(' and ')} ${never.length > 1 ? 'are' : 'is'} ` +
+                           `${r.dtype}: rounded where ORT does not round`;
+                if (t.site.bias) note += `${note ? '; ' : ''}its bias is -0.0 here (x + -0.0 = x)`;
             } else if (t.site && t.site.kind.endsWith('_chain')) {
                 k = chainGraph(o.g, t.site.nodes, t.site.x, t.site.y);
             } else if (t.site) {
@@ -165,6 +186,7 @@ function siteKernels(result) {
             }
             t.note = note;
             if (k.why) {
+                t.why = k.why;
                 skipped.push(`site ${r.name} at ${level}: ${k.why}`);
                 continue;
             }

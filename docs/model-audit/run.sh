@@ -6,8 +6,8 @@
 #    optimization level (OUTDIR/scan.txt, OUTDIR/scan.json);
 # 3. gelucheck run --adapter scan:model.onnx measures one kernel per distinct computation, all
 #    six suites (OUTDIR/result.json, OUTDIR/report/);
-# 4. site_table.py joins the two into the per-site tables of docs/model-audit.md
-#    (OUTDIR/tables.md); --update also writes them into docs/model-audit.md.
+# 4. site_table.py puts the scan's table of operators per level beside report.md's table of
+#    the sites (OUTDIR/tables.md); --update also writes them into docs/model-audit.md.
 # GELUCHECK defaults to build/default/cli/gelucheck.  Needs Debian's /usr/bin/python3 with
 # python3-torch, and the onnxruntime adapter (scripts/setup installs both).  Exit 0 when the
 # tables were written; a kernel failing the policy is a finding, not an error.
@@ -36,5 +36,5 @@ if ((rc > 1)); then
     echo "run.sh: gelucheck run failed (exit $rc); see $out/run.txt" >&2
     exit "$rc"
 fi
-/usr/bin/python3 "$here/site_table.py" scan.json result.json "${update[@]}" >tables.md
+/usr/bin/python3 "$here/site_table.py" scan.json report/report.md "${update[@]}" >tables.md
 echo "run.sh: wrote $out/tables.md"

@@ -12,14 +12,14 @@ set_tests_properties(scan_models_setup PROPERTIES FIXTURES_SETUP scan_models)
 # the operator per site and level against the hand-written table; no false site
 add_test(NAME scan_table
     COMMAND ${ort_python} ${scan_dir}/check_scan.py table ${scan_gc} ${scan_work}
-            patterns_consts patterns_inits fused bias_gelu f16_erf)
+            patterns_consts patterns_inits fused bias_gelu f16_erf f16_fused subgraph)
 # x -> Add(b) -> Gelu: the site kernel at x + b gives the whole model's bits at every level
 add_test(NAME scan_exact
     COMMAND ${ort_python} ${scan_dir}/check_scan.py exact ${GC_NODE_EXECUTABLE} ${ort_script}
             ${scan_work})
 set_tests_properties(scan_table scan_exact PROPERTIES FIXTURES_REQUIRED scan_models)
 
-cli_test(scan_help 0 "scan|--help" OUT "^usage: gelucheck scan MODEL[.]onnx [[]--json FILE[]]\n")
+cli_test(scan_help 0 "scan|--help" OUT "^usage: gelucheck scan MODEL[.]onnx[[][?]opt=LEVEL[]] [[]--json FILE[]]\n")
 cli_test(scan_no_model 2 "scan" ERR "^gelucheck: error: no model given ")
 cli_test(scan_nosuch 3 "scan|nosuch.onnx"
     ERR "^gelucheck: error: cannot read model 'nosuch[.]onnx': no such file\n$")

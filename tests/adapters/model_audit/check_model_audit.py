@@ -5,9 +5,10 @@ wrote with those committed in docs/model-audit.md.
     check_model_audit.py RUN_SH GELUCHECK DOC WORKDIR
 
 The first table (the operator ONNX Runtime runs at each site and level) depends on the model
-and the ORT version only: it must be equal line for line.  The second (what the suites
-measured) must have the same rows: site, levels, kernel and verdict; its numbers (max ulp,
-flush point) depend on the CPU's MLAS code and are not compared.  A difference means the
+and the ORT version only: it must be equal line for line.  The second (report.md's table of
+the sites: what the suites measured) must have the same rows: site, node, formula, levels,
+operator, kernel and verdict; its numbers (max ulp, flush point) depend on the CPU's MLAS code
+and are not compared.  A difference means the
 committed example is stale: regenerate it with `docs/model-audit/run.sh DIR GELUCHECK --update`.
 """
 import os
@@ -20,11 +21,11 @@ BEGIN, END = '<!-- model-audit tables: begin', '<!-- model-audit tables: end'
 
 def tables(text):
     """(table 1 lines, table 2 rows cut to their first four cells)"""
-    parts = text.split('## What it measured, per site and kernel')
+    parts = text.split('## What it measured, per site (report.md)')
     if len(parts) != 2:
         sys.exit('no "What it measured" table in:\n' + text[:2000])
     first = [l for l in parts[0].split('\n') if l.startswith('|')]
-    second = [l.split(' | ')[:4] for l in parts[1].split('\n') if l.startswith('| `')]
+    second = [l.split(' | ')[:7] for l in parts[1].split('\n') if l.startswith('| `')]
     return first, second
 
 
@@ -43,9 +44,24 @@ def main():
                       % ('\n       '.join(got[0]), '\n       '.join(want[0])))
     if got[1] != want[1]:
         errors.append('the measured rows differ:\n  got  %s\n  want %s' % (got[1], want[1]))
-    if len(got[0]) != 2 + 6 or len(got[1]) != 10:
-        errors.append('want 6 sites and 10 site/kernel rows: %d, %d'
+    if len(got[0]) != 2 + 6 or len(got[1]) != 12:
+        errors.append('want 6 sites and 12 site rows: %d, %d'
                       % (len(got[0]) - 2, len(got[1])))
+    # the result holds the scan under its adapter (what report.md's table is made of), valid
+    # against the result's schema
+    import json
+    import jsonschema
+    result = json.load(open(os.path.join(work, 'result.json')))
+    schema = json.load(open(os.path.join(os.path.dirname(os.path.abspath(doc)), '..', 'reports',
+                                         'schema', 'gelucheck-result-1.schema.json')))
+    problems = [str(e)[:300] for e in jsonschema.Draft7Validator(schema).iter_errors(result)]
+    if problems:
+        errors.append('result.json breaks its schema: %s' % problems[:2])
+    scan = result['adapters'][0].get('scan') or {}
+    sites = [r.split(' | ')[0].strip('| `') for r in got[0][2:]]
+    if [s['site'] for s in scan.get('sites', [])] != sites:
+        errors.append('result.json: adapters[0].scan does not list the 6 sites: %s'
+                      % [s['site'] for s in scan.get('sites', [])])
     for e in errors:
         print('FAIL: ' + e)
     return 1 if errors else 0

@@ -5,7 +5,7 @@ run at each site and level, not what the scanner's code says), and the scan: ker
 the whole model.
     check_scan.py table GELUCHECK MODELDIR NAME...   scan each NAME.onnx, compare its table
     check_scan.py exact NODE SCRIPT MODELDIR         site kernel = whole model (bias_gelu,
-                                                     f16_erf)
+                                                     f16_erf, f16_quick)
 Standard library, the adapter client of tests/adapters/onnxruntime, and python3-jsonschema
 (the scan JSON against reports/schema/gelucheck-scan-1.schema.json)."""
 import json
@@ -30,7 +30,15 @@ def check(cond, what):
 
 
 def token(op):
-    """A short name for what computes a site, read from the scan's operator text."""
+    """A short name for what computes a site, read from the scan's operator text: '/float' for
+    a site ORT runs in float between Casts, '/float-region' for one it inlined and runs in float
+    with its neighbours."""
+    for tail, mark in ((', in part float between Casts', '/float'),
+                       (', in float between Casts', '/float'),
+                       (", run in float with its neighbours (input and output never rounded to "
+                        "the model's type)", '/float-region')):
+        if op.endswith(tail):
+            return token(op[:-len(tail)]) + mark
     rules = [(r'^com\.microsoft BiasGelu taking the Add before it', 'BiasGelu+Add'),
              (r'^com\.microsoft QuickGelu \(alpha=([0-9.]+)\)', r'QuickGelu(\1)'),
              (r'^com\.microsoft (\w+)', r'\1'),
@@ -38,8 +46,6 @@ def token(op):
              (r'^ai\.onnx Gelu \(approximate=tanh\)', 'Gelu-20-tanh'),
              (r'^tanh chain up to .*folded into com\.microsoft FusedMatMul .*\(alpha=0\.5\)',
               'tanh-chain/x0.5->FusedMatMul'),
-             (r'^(erf|tanh|sigmoid) chain \(.*\), in part float between Casts$',
-              r'\1-chain/float'),
              (r'^(erf|tanh|sigmoid) chain \(', r'\1-chain')]
     for pat, rep in rules:
         m = re.match(pat, op)
@@ -83,8 +89,18 @@ TABLES = {
     # float16: no ORT 1.30 CPU kernels for Div, Erf, Add, Mul in float16, so the chain runs in
     # float, fed the bias Add's float result (never rounded to float16)
     'f16_erf': [('erf16', 'gelu', same('erf-chain/float'))],
+    # the fused operators in float16: inlined (com.microsoft Gelu -> Mul, Erf, Add, Mul, Mul)
+    # and run in float with the Add; QuickGelu fused back at level all, its alpha 1.702 rounded
+    # to float16
+    'f16_fused': [('msgelu16', 'gelu', same('erf-chain/float-region')),
+                  ('quick16', 'gelu_sigmoid',
+                   ['sigmoid-chain/float'] * 4 + ['QuickGelu(1.702148)/float'])],
+    # a site inside an If's then branch: found, traced (fused to com.microsoft Gelu from
+    # extended on, inside the branch), and told where it is
+    'subgraph': [('then_Erf', 'gelu', fused_from_extended('erf-chain', 'Gelu'))],
 }
-DTYPES = {'f16_erf': 'f16'}
+DTYPES = {'f16_erf': 'f16', 'f16_fused': 'f16'}
+SUBGRAPH = {'subgraph': {'then_Erf': "in the If node 'branch' (then_branch)"}}
 # the kernels of the torch model: equal computations share one (the encoder's erf chain is
 # fc1's; fc3's hand-written erf GELU becomes the same BiasGelu of width 32 as fc1's; the tanh
 # chain with its x0.5 folded is measured as the whole chain)
@@ -124,6 +140,9 @@ def table(gelucheck, folder, name):
         check(('[kernel ' in p.stdout) and all(
             (s['levels'][lv]['kernel'] is None) == (not s['func'].startswith('gelu'))
             for lv in LEVELS), '%s: site %s: a kernel per level iff a GELU' % (name, s['site']))
+    for s in doc['sites']:
+        check(s.get('subgraph') == SUBGRAPH.get(name, {}).get(s['site']),
+              '%s: site %s: subgraph %r' % (name, s['site'], s.get('subgraph')))
     if name.startswith('torch'):
         act1 = doc['sites'][0]
         check(act1['nodes'] == ['/act1/Div', '/act1/Erf', '/act1/Add', '/act1/Mul', '/act1/Mul_1']
@@ -143,12 +162,15 @@ def f32(v):
 
 
 def exact(node, script, folder):
-    """bias_gelu = Gelu(x + b), f16_erf = the erf chain of x + b in float16: at every level the
+    """bias_gelu = Gelu(x + b), f16_erf = the erf chain of x + b in float16, f16_quick =
+    QuickGelu of x + b in float16 (in float between Casts, fused back at level all): at every
+    level the
     site kernel at z = x + b gives the whole model's bits, for x and b chosen so that x + b = z
     exactly (b dyadic, z on a 1/64 grid, within float16's 11 bits for f16_erf)."""
     b = [0.25, -0.5, 1.0, -2.0, 0.125, 3.0, -0.75, 0.0]  # make_models.py's bias
     for name, site, dt, fmt in (('bias_gelu', 'gelu', 'f32', '<f'),
-                                ('f16_erf', 'erf16', 'f16', '<e')):
+                                ('f16_erf', 'erf16', 'f16', '<e'),
+                                ('f16_quick', 'quick16', 'f16', '<e')):
         rnd = lambda v: struct.unpack(fmt, struct.pack(fmt, v))[0]
         zs = [k / 64 for k in range(-640, 640, 3)] + [-5.5, -6.0, -9.0, -13.0, 7.0, 20.0]
         zs += [0.0] * (-len(zs) % 8)  # whole rows

@@ -4,7 +4,7 @@ independent of the adapter's onnx-proto): the GELU forms TensorFlow/Keras export
 write (Mul by 1/sqrt2, 0.5 first, Pow, constants as Constant nodes or initializers, Add 1 on
 either side), the fused operators, and activations that are not GELU sites.  Usage:
 make_models.py DIR.  Every model: input x [N, 8], output y of the same shape, float but for
-f16_erf."""
+the f16_ ones; subgraph also has an input cond."""
 import math
 import os
 import sys
@@ -130,6 +130,58 @@ def f16_erf(folder):
     save(model, os.path.join(folder, 'f16_erf.onnx'))
 
 
+def f16_fused(folder):
+    """x -> Add(b) -> com.microsoft Gelu -> com.microsoft QuickGelu(1.702), in float16: ORT
+    1.30 has no float16 CPU kernels for either; it inlines their function bodies and runs them
+    in float with the Add, and from level all fuses the sigmoid chain back into a float
+    QuickGelu whose alpha is 1.702 rounded to float16 (1.7021484375)."""
+    f16 = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float16), name)
+    nodes = [helper.make_node('Add', ['x', 'b'], ['a'], name='bias'),
+             helper.make_node('Gelu', ['a'], ['g'], name='msgelu16', domain='com.microsoft'),
+             helper.make_node('QuickGelu', ['g'], ['y'], name='quick16', domain='com.microsoft',
+                              alpha=1.702)]
+    f16_model(folder, 'f16_fused', nodes, [f16('b', [0.25, -0.5, 1.0, -2.0, 0.125, 3.0, -0.75,
+                                                      0.0])])
+    # x -> Add(b) -> QuickGelu -> y: the site is the model's output (check_scan.py exact)
+    nodes = [helper.make_node('Add', ['x', 'b'], ['a'], name='bias'),
+             helper.make_node('QuickGelu', ['a'], ['y'], name='quick16', domain='com.microsoft',
+                              alpha=1.702)]
+    f16_model(folder, 'f16_quick', nodes, [f16('b', [0.25, -0.5, 1.0, -2.0, 0.125, 3.0, -0.75,
+                                                      0.0])])
+
+
+def f16_model(folder, name, nodes, inits):
+    io = lambda n: helper.make_tensor_value_info(n, TensorProto.FLOAT16, ['N', H])
+    model = helper.make_model(helper.make_graph(nodes, name, [io('x')], [io('y')], inits),
+                              opset_imports=[helper.make_opsetid('', 17),
+                                             helper.make_opsetid('com.microsoft', 1)],
+                              ir_version=8)
+    save(model, os.path.join(folder, name + '.onnx'))
+
+
+def subgraph(folder):
+    """An If whose condition is an input: its then branch holds PyTorch's erf chain of the
+    outer x (constants of the main graph), its else branch a lone Tanh (no site)."""
+    c = lambda name, v: numpy_helper.from_array(np.array(v, dtype=np.float32), name)
+    then = [helper.make_node('Div', ['x', 's2'], ['t_d'], name='then_Div'),
+            helper.make_node('Erf', ['t_d'], ['t_e'], name='then_Erf'),
+            helper.make_node('Add', ['t_e', 'one'], ['t_a'], name='then_Add'),
+            helper.make_node('Mul', ['x', 't_a'], ['t_m'], name='then_Mul'),
+            helper.make_node('Mul', ['t_m', 'half'], ['t_y'], name='then_Mul_1')]
+    io = lambda n: helper.make_tensor_value_info(n, F, ['N', H])
+    branch = helper.make_node(
+        'If', ['cond'], ['y'], name='branch',
+        then_branch=helper.make_graph(then, 'then', [], [io('t_y')]),
+        else_branch=helper.make_graph([helper.make_node('Tanh', ['x'], ['e_y'], name='else_Tanh')],
+                                      'else', [], [io('e_y')]))
+    graph = helper.make_graph([branch], 'subgraph',
+                              [io('x'), helper.make_tensor_value_info('cond', TensorProto.BOOL, [])],
+                              [io('y')], [c('s2', math.sqrt(2)), c('one', 1.0), c('half', 0.5)])
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid('', 17)], ir_version=8)
+    checker.check_model(model)
+    save(model, os.path.join(folder, 'subgraph.onnx'))
+
+
 def main():
     folder = sys.argv[1]
     os.makedirs(folder, exist_ok=True)
@@ -137,6 +189,8 @@ def main():
     fused(folder)
     bias_gelu(folder)
     f16_erf(folder)
+    f16_fused(folder)
+    subgraph(folder)
 
 
 if __name__ == '__main__':

@@ -1,0 +1,174 @@
+/* The sites of a scanned model in report.md (docs/model-audit.md): for each adapter of the run
+ * that is "scan:MODEL" and whose result holds the scan ("scan", gelucheck-scan/1), one table
+ * with a row per site and per distinct computation across the optimization levels: the node,
+ * the formula, the levels, what ONNX Runtime runs there, the kernel that measured it and what
+ * that kernel's suites found (verdict, max ulp for x >= -1, flush point, f(-inf), wrong
+ * signs).  A site that is not a GELU, or whose computation could not be made a kernel, or
+ * whose kernel was not run, says so in the row. */
+#include <string.h>
+
+#include "markdown.h"
+#include "resread.h"
+
+/* The kernel of adapter spec named name in the result, or NULL. */
+static const json_t *kernel_of(const json_t *doc, const char *spec, const char *name)
+{
+    size_t i;
+    json_t *k;
+    json_array_foreach(json_object_get(doc, "kernels"), i, k) {
+        if (strcmp(rr_str(k, "adapter"), spec) == 0 && strcmp(rr_str(k, "kernel"), name) == 0)
+            return k;
+    }
+    return NULL;
+}
+
+/* The largest max_ulp of the ulp suite's regions at x >= -1 (where no tail flush hides the
+ * formula's accuracy), "-" when none was measured. */
+static void near_ulp(struct md *m, const json_t *k)
+{
+    static const char *const near[] = { "[-1,0)", "[0,1)", "x>=1" };
+    const json_t *regions = json_object_get(json_object_get(rr_suite(k, "ulp"), "metrics"),
+                                            "regions");
+    const json_t *best = NULL;
+    double worst = -1, v;
+    for (size_t i = 0; i < sizeof near / sizeof near[0]; i++) {
+        const json_t *u = json_object_get(json_object_get(regions, near[i]), "max_ulp");
+        if (rr_real(u, &v) == 0 && (v > worst || v != v)) {
+            worst = v != v ? INFINITY : v;
+            best = u;
+        }
+    }
+    md_num(m, best);
+}
+
+static void measured(struct md *m, const json_t *k)
+{
+    const json_t *tail = rr_suite(k, "tail"), *sp = rr_suite(k, "special");
+    md_verdict(m, rr_str(k, "verdict"));
+    md_puts(m, " | ");
+    near_ulp(m, k);
+    md_puts(m, " | ");
+    if (!tail || strcmp(rr_str(tail, "verdict"), "error") == 0)
+        md_puts(m, "-");
+    else if (json_is_null(json_object_get(json_object_get(tail, "metrics"), "flush_point")))
+        md_puts(m, "none");
+    else
+        md_dec(m, json_object_get(json_object_get(tail, "metrics"), "flush_point"));
+    md_puts(m, " | ");
+    const json_t *minf = NULL, *row;
+    size_t i;
+    json_array_foreach(json_object_get(json_object_get(sp, "metrics"), "table"), i, row) {
+        if (strcmp(rr_str(row, "input"), "-inf") == 0)
+            minf = json_object_get(row, "got");
+    }
+    md_dec(m, minf);
+    md_puts(m, " | ");
+    long long wrong = 0;
+    const json_t *s;
+    json_array_foreach(json_object_get(k, "suites"), i, s)
+        wrong = rr_count_add(wrong, rr_suite_kind_count(s, "wrong_sign"));
+    md_printf(m, "%lld", wrong);
+}
+
+/* The node that names a site: the one its kernel names are made of, else the first. */
+static const char *anchor_node(const json_t *site)
+{
+    const json_t *nodes = json_object_get(site, "nodes"), *n;
+    size_t i;
+    json_array_foreach(nodes, i, n) {
+        const char *s = json_string_value(n);
+        size_t len = s ? strlen(s) : 0;
+        if (len >= 3 && (strcmp(s + len - 3, "Erf") == 0 || (len >= 4 &&
+                         strcmp(s + len - 4, "Tanh") == 0) || (len >= 7 &&
+                         strcmp(s + len - 7, "Sigmoid") == 0)))
+            return s;
+    }
+    return json_string_value(json_array_get(nodes, 0));
+}
+
+/* One row per run of levels with the same kernel and operator at a site. */
+static void site_rows(struct md *m, const json_t *doc, const char *spec, const json_t *scan,
+                      const json_t *site)
+{
+    const json_t *levels = json_object_get(scan, "levels"), *per = json_object_get(site, "levels");
+    size_t n = json_array_size(levels);
+    unsigned char done[16] = { 0 };
+    if (n > sizeof done)
+        n = sizeof done;
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        const json_t *t = json_object_get(per, json_string_value(json_array_get(levels, i)));
+        const char *kname = json_string_value(json_object_get(t, "kernel"));
+        md_puts(m, "| ");
+        md_code(m, rr_str(site, "site"));
+        md_puts(m, " | ");
+        md_code(m, anchor_node(site) ? anchor_node(site) : "");
+        md_puts(m, " | ");
+        md_text(m, rr_str(site, "func"));
+        md_puts(m, " | ");
+        for (size_t j = i, first = 1; j < n; j++) {
+            const json_t *u = json_object_get(per, json_string_value(json_array_get(levels, j)));
+            const char *kj = json_string_value(json_object_get(u, "kernel"));
+            if ((kj == NULL) != (kname == NULL) || (kj && strcmp(kj, kname) != 0) ||
+                strcmp(rr_str(u, "operator"), rr_str(t, "operator")) != 0)
+                continue;
+            done[j] = 1;
+            md_puts(m, first ? "" : ", ");
+            md_text(m, json_string_value(json_array_get(levels, j)));
+            first = 0;
+        }
+        md_puts(m, " | ");
+        md_text(m, rr_str(t, "operator"));
+        if (rr_str(t, "note")[0]) {
+            md_puts(m, " (");
+            md_text(m, rr_str(t, "note"));
+            md_puts(m, ")");
+        }
+        md_puts(m, " | ");
+        const json_t *k = kname ? kernel_of(doc, spec, kname) : NULL;
+        if (k) {
+            md_code(m, kname);
+            md_puts(m, " | ");
+            measured(m, k);
+        } else {
+            if (kname) {
+                md_code(m, kname);
+                md_puts(m, " | not run");
+            } else if (strncmp(rr_str(site, "func"), "gelu", 4) != 0) {
+                md_puts(m, "- | not a GELU: not measured");
+            } else {
+                md_puts(m, "- | no kernel: ");
+                md_text(m, rr_str(t, "no_kernel")[0] ? rr_str(t, "no_kernel") : "see the scan");
+            }
+            md_puts(m, " | - | - | - | -");
+        }
+        md_puts(m, " |\n");
+    }
+}
+
+void md_sites(struct md *m, const json_t *doc)
+{
+    size_t i, j;
+    json_t *a, *site;
+    json_array_foreach(json_object_get(doc, "adapters"), i, a) {
+        const json_t *scan = json_object_get(a, "scan");
+        if (!json_is_object(scan))
+            continue;
+        size_t ns = json_array_size(json_object_get(scan, "sites"));
+        md_puts(m, "\n## Sites of ");
+        md_code(m, rr_str(scan, "model"));
+        md_printf(m, "\n\n%zu GELU-like site%s found by `gelucheck scan` (", ns,
+                  ns == 1 ? "" : "s");
+        md_text(m, rr_str(scan, "runtime"));
+        md_puts(m, "): one row per site and per computation that ONNX Runtime runs there, the "
+                   "levels where it runs it, and what its kernel measured: max ulp for x >= -1 "
+                   "(the ulp suite's regions there), the tail suite's flush point, f(-inf) and "
+                   "the count of wrong_sign findings. Equal computations share one kernel.\n\n"
+                   "| site | node | formula | levels | ONNX Runtime runs | kernel | verdict | "
+                   "max ulp, x >= -1 | flush point | f(-inf) | wrong signs |\n"
+                   "|---|---|---|---|---|---|---|--:|--:|--:|--:|\n");
+        json_array_foreach(json_object_get(scan, "sites"), j, site)
+            site_rows(m, doc, rr_str(a, "spec"), scan, site);
+    }
+}
