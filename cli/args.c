@@ -79,6 +79,51 @@ int cli_reorder(int argc, char **argv, const char *short_opts, const struct opti
     return n + k;
 }
 
+int cli_parse_one(int argc, char **argv, const char *short_opts,
+                  const struct option *long_opts, const char **values, void (*usage)(void),
+                  const char *what, const char *synopsis, const char **operand)
+{
+    char **av = malloc(CLI_REORDER_SLOTS(argc) * sizeof *av);
+    int c, help = 0, rc = CLI_EXIT_USAGE;
+
+    if (!av) {
+        cli_error("out of memory");
+        return CLI_EXIT_INTERNAL;
+    }
+    int ac = cli_reorder(argc, argv, short_opts, long_opts, av);
+    opterr = 0;
+    optind = 1;
+    while (ac >= 0 && (c = getopt_long(ac, av, short_opts, long_opts, NULL)) != -1) {
+        size_t i = 0;
+        while (long_opts[i].name && long_opts[i].val != c)
+            i++;
+        if (c == 'h') {
+            help = 1;
+        } else if (long_opts[i].name && long_opts[i].has_arg == required_argument) {
+            values[i] = optarg;
+        } else {
+            cli_bad_option(c, av[optind - 1]);
+            goto out;
+        }
+    }
+    if (ac < 0)
+        goto out;
+    if (help) {
+        usage();
+        rc = -1;
+    } else if (optind >= ac) {
+        cli_error("no %s given (usage: %s)", what, synopsis);
+    } else if (optind + 1 < ac) {
+        cli_error("one %s at a time: '%s' is one too many", what, av[optind + 1]);
+    } else {
+        *operand = av[optind]; /* a word of argv: it outlives av */
+        rc = 0;
+    }
+out:
+    free(av);
+    return rc;
+}
+
 void cli_bad_option(int c, const char *word)
 {
     if (c == ':')

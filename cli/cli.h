@@ -65,6 +65,17 @@ struct option;
  * "option 'WORD' needs a value", anything else "unknown option 'WORD'" (word: av[optind - 1]). */
 void cli_bad_option(int c, const char *word);
 
+/* The command line of report, baseline and scan: options that take a value, -h/--help, and
+ * exactly one operand.  long_opts ends with a zero entry; an option's short letter is its val
+ * ('h' is help); values[i] gets the value of long_opts[i] (the caller sets them to NULL
+ * first).  Returns 0 with *operand set; -1 after usage() was printed (exit 0); or an exit
+ * status after a message: CLI_EXIT_USAGE for a bad option or no or several operands ("no
+ * WHAT given (usage: SYNOPSIS)", "one WHAT at a time: 'X' is one too many"),
+ * CLI_EXIT_INTERNAL when out of memory. */
+int cli_parse_one(int argc, char **argv, const char *short_opts,
+                  const struct option *long_opts, const char **values, void (*usage)(void),
+                  const char *what, const char *synopsis, const char **operand);
+
 /* --isolation process|none (docs/design.md section 10): *in_process gets 0 for process (built-in
  * and plug-in kernels run in a worker process), 1 for none (in gelucheck's own process; a
  * crash takes gelucheck down).  0, or -1 after "bad --isolation 'X' (...)". */

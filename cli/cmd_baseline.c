@@ -40,53 +40,25 @@ static void usage(void)
 
 int cmd_baseline(int argc, char **argv)
 {
-    char **av = malloc(CLI_REORDER_SLOTS(argc) * sizeof *av);
-    const char *out = NULL;
+    const char *v[3] = { NULL }, *file = NULL;
     char msg[4200];
-    int c, help = 0, rc = CLI_EXIT_USAGE;
+    int rc = cli_parse_one(argc, argv, short_opts, long_opts, v, usage, "result file",
+                           "gelucheck baseline RESULT.json -o FILE", &file);
+    const char *out = v[0];
 
-    if (!av) {
-        cli_error("out of memory");
-        return CLI_EXIT_INTERNAL;
-    }
-    int ac = cli_reorder(argc, argv, short_opts, long_opts, av);
-    opterr = 0;
-    optind = 1;
-    while (ac >= 0 && (c = getopt_long(ac, av, short_opts, long_opts, NULL)) != -1) {
-        if (c == 'h') {
-            help = 1;
-        } else if (c == 'o') {
-            out = optarg;
-        } else {
-            cli_bad_option(c, av[optind - 1]);
-            goto out;
-        }
-    }
-    if (ac < 0)
-        goto out;
-    if (help) {
-        usage();
-        rc = CLI_EXIT_PASS;
-        goto out;
-    }
-    if (optind >= ac) {
-        cli_error("no result file given (usage: gelucheck baseline RESULT.json -o FILE)");
-        goto out;
-    }
-    if (optind + 1 < ac) {
-        cli_error("one result file at a time: '%s' is one too many", av[optind + 1]);
-        goto out;
-    }
+    if (rc)
+        return rc < 0 ? CLI_EXIT_PASS : rc;
+    rc = CLI_EXIT_USAGE;
     if (!out) {
         cli_error("no output file given (-o FILE)");
-        goto out;
+        return rc;
     }
     if (cli_check_output("--output", out))
-        goto out;
-    json_t *doc = rp_result_load(av[optind], msg, sizeof msg);
+        return rc;
+    json_t *doc = rp_result_load(file, msg, sizeof msg);
     if (!doc) {
         cli_error("%s", msg);
-        goto out;
+        return rc;
     }
     json_t *b = rp_baseline_compact(doc);
     json_decref(doc);
@@ -100,7 +72,5 @@ int cmd_baseline(int argc, char **argv)
     if (rc == CLI_EXIT_PASS)
         printf("wrote %s: %zu kernels\n", out, json_array_size(json_object_get(b, "kernels")));
     json_decref(b);
-out:
-    free(av);
     return rc;
 }

@@ -49,57 +49,26 @@ static void usage(void)
 
 int cmd_report(int argc, char **argv)
 {
-    char **av = malloc(CLI_REORDER_SLOTS(argc) * sizeof *av);
-    const char *dir = NULL, *junit = NULL;
+    const char *v[3] = { NULL }, *file = NULL;
     char msg[4200];
-    int c, help = 0, rc = CLI_EXIT_USAGE;
+    int rc = cli_parse_one(argc, argv, short_opts, long_opts, v, usage, "result file",
+                           "gelucheck report RESULT.json --report DIR", &file);
+    const char *dir = v[0], *junit = v[1];
 
-    if (!av) {
-        cli_error("out of memory");
-        return CLI_EXIT_INTERNAL;
-    }
-    int ac = cli_reorder(argc, argv, short_opts, long_opts, av);
-    opterr = 0;
-    optind = 1;
-    while (ac >= 0 && (c = getopt_long(ac, av, short_opts, long_opts, NULL)) != -1) {
-        if (c == 'h') {
-            help = 1;
-        } else if (c == 'r' || c == 'j') {
-            *(c == 'r' ? &dir : &junit) = optarg;
-        } else {
-            cli_bad_option(c, av[optind - 1]);
-            goto out;
-        }
-    }
-    if (ac < 0)
-        goto out;
-    if (help) {
-        usage();
-        rc = CLI_EXIT_PASS;
-        goto out;
-    }
-    if (optind >= ac) {
-        cli_error("no result file given (usage: gelucheck report RESULT.json --report DIR)");
-        goto out;
-    }
-    if (optind + 1 < ac) {
-        cli_error("one result file at a time: '%s' is one too many", av[optind + 1]);
-        goto out;
-    }
+    if (rc)
+        return rc < 0 ? CLI_EXIT_PASS : rc;
     if (!dir && !junit) {
         cli_error("nothing to write: give --report DIR or --junit FILE");
-        goto out;
+        return CLI_EXIT_USAGE;
     }
-    json_t *doc = rp_result_load(av[optind], msg, sizeof msg);
+    json_t *doc = rp_result_load(file, msg, sizeof msg);
     if (!doc) {
         cli_error("%s", msg);
-        goto out;
+        return CLI_EXIT_USAGE;
     }
     rc = cli_write_outputs(doc, NULL, dir, junit) ? CLI_EXIT_INTERNAL : CLI_EXIT_PASS;
     if (rc == CLI_EXIT_PASS && dir)
         printf("wrote %s/report.html, report.md, result.json, junit.xml and plots/\n", dir);
     json_decref(doc);
-out:
-    free(av);
     return rc;
 }

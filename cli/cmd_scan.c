@@ -41,68 +41,33 @@ static void usage(void)
 
 int cmd_scan(int argc, char **argv)
 {
-    char **av = malloc(CLI_REORDER_SLOTS(argc) * sizeof *av);
-    const char *json = NULL;
-    int c, help = 0, rc = CLI_EXIT_USAGE;
+    const char *v[2] = { NULL }, *model = NULL;
+    int rc = cli_parse_one(argc, argv, short_opts, long_opts, v, usage, "model",
+                           "gelucheck scan MODEL.onnx [--json FILE]", &model);
+    const char *json = v[0];
 
-    if (!av) {
-        cli_error("out of memory");
-        return CLI_EXIT_INTERNAL;
-    }
-    int ac = cli_reorder(argc, argv, short_opts, long_opts, av);
-    opterr = 0;
-    optind = 1;
-    while (ac >= 0 && (c = getopt_long(ac, av, short_opts, long_opts, NULL)) != -1) {
-        if (c == 'h') {
-            help = 1;
-        } else if (c == 'j') {
-            json = optarg;
-        } else {
-            cli_bad_option(c, av[optind - 1]);
-            goto out;
-        }
-    }
-    if (ac < 0)
-        goto out;
-    if (help) {
-        usage();
-        rc = CLI_EXIT_PASS;
-        goto out;
-    }
-    if (optind >= ac) {
-        cli_error("no model given (usage: gelucheck scan MODEL.onnx [--json FILE])");
-        goto out;
-    }
-    if (optind + 1 < ac) {
-        cli_error("one model at a time: '%s' is one too many", av[optind + 1]);
-        goto out;
-    }
+    if (rc)
+        return rc < 0 ? CLI_EXIT_PASS : rc;
     if (json && cli_check_output("--json", json))
-        goto out;
-    const char *model = av[optind];
+        return CLI_EXIT_USAGE;
     char *cmd, err[4096];
     enum gc_status gs = gc_scan_command(model, json, &cmd, err, sizeof err);
     if (gs != GC_OK) {
         cli_error("cannot scan '%s': %s", model, err);
-        rc = gs == GC_E_NOMEM ? CLI_EXIT_INTERNAL : gs == GC_E_SPEC ? CLI_EXIT_USAGE
-                                                                     : CLI_EXIT_LOAD;
-        goto out;
+        return gs == GC_E_NOMEM ? CLI_EXIT_INTERNAL : gs == GC_E_SPEC ? CLI_EXIT_USAGE
+                                                                       : CLI_EXIT_LOAD;
     }
     int st = cli_run_script(cmd, 1, err, sizeof err);
     free(cmd);
     if (st == 0) {
         fputs(err, stderr); /* its notes, if any */
-        rc = CLI_EXIT_PASS;
-        goto out;
+        return CLI_EXIT_PASS;
     }
     size_t len;
     const char *why = cli_script_error(err, &len);
-    rc = CLI_EXIT_LOAD;
     if (st < 0)
         cli_error("cannot scan '%s': cannot start /bin/sh", model);
     else
         cli_error("%.*s", (int)len, len ? why : "the scan script failed with no message");
-out:
-    free(av);
-    return rc;
+    return CLI_EXIT_LOAD;
 }
