@@ -169,9 +169,8 @@ function siteKernels(result) {
                     : castWrap(opGraph(o.g, t.site.nodes[0], 'f32'), r.dtype);
                 const never = [t.casts.in ? null : 'input', t.casts.out ? null : 'output']
                     .filter((w) => w);
-                if (never.length)
-                    note = `the kernel's ${never.join(' and ')} ${never.length > 1 ? 'are' : 'is'} ` +
-                           `${r.dtype}: rounded where ORT does not round`;
+                if (never.length) // rounded here, where ORT keeps them in float
+                    note = `the kernel rounds its ${never.join(' and ')} to ${r.dtype}`;
                 if (t.site.bias) note += `${note ? '; ' : ''}its bias is -0.0 here (x + -0.0 = x)`;
             } else if (t.site && t.site.kind.endsWith('_chain')) {
                 k = chainGraph(o.g, t.site.nodes, t.site.x, t.site.y);

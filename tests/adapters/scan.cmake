@@ -34,18 +34,24 @@ if(NOT scan_no_torch EQUAL 0)
     set_tests_properties(scan_torch PROPERTIES SKIP_RETURN_CODE 77)
     return()
 endif()
-add_test(NAME scan_torch_setup COMMAND sh -c "mkdir -p \"$2\" && \"$1\" \"$3\" \"$2/torch14.onnx\" --opset 14 && \"$1\" \"$3\" \"$2/torch17.onnx\" --opset 17"
-         sh ${ort_python} ${scan_work}/torch ${PROJECT_SOURCE_DIR}/docs/model-audit/model.py)
+# torch14_f16: torch14 converted to float16 by docs/model-audit/to_float16.py
+add_test(NAME scan_torch_setup COMMAND sh -c "mkdir -p \"$2\" && \"$1\" \"$3\" \"$2/torch14.onnx\" --opset 14 && \"$1\" \"$3\" \"$2/torch17.onnx\" --opset 17 && \"$1\" \"$4\" \"$2/torch14.onnx\" \"$2/torch14_f16.onnx\""
+         sh ${ort_python} ${scan_work}/torch ${PROJECT_SOURCE_DIR}/docs/model-audit/model.py
+            ${PROJECT_SOURCE_DIR}/docs/model-audit/to_float16.py)
 set_tests_properties(scan_torch_setup PROPERTIES FIXTURES_SETUP scan_torch)
 add_test(NAME scan_torch
     COMMAND ${ort_python} ${scan_dir}/check_scan.py table ${scan_gc} ${scan_work}/torch
-            torch14 torch17)
+            torch14 torch17 torch14_f16)
 # the [batch, seq, 32] transformer's GELUs at level all, every suite: no adapter error
 cli_test(scan_torch_run 1 "run|--adapter|scan:torch14.onnx?opt=all"
     OUT "FAIL +scan:torch14[.]onnx[?]opt=all +_act1_Erf[.]all +gelu f32 .*\nFAIL: 4 kernels, 0 pass, 4 fail, 0 error, 0 skip;")
+# the float16 model at level all, every suite in f16: four kernels (the encoder's erf chain is
+# fc1's), no adapter error
+cli_test(scan_torch_f16_run 1 "run|--adapter|scan:torch14_f16.onnx?opt=all"
+    OUT "FAIL +scan:torch14_f16[.]onnx[?]opt=all +_quick_Sigmoid[.]all +gelu_sigmoid f16 .*\nFAIL: 4 kernels, 0 pass, 4 fail, 0 error, 0 skip;")
 cli_test(scan_torch_text 0 "scan|torch14.onnx"
     OUT "^model 'torch14[.]onnx': 6 GELU-like sites [(]5 GELU, 1 other[)]; onnxruntime-node 1[.]30[.]0 .*\n  extended  tanh chain up to '/act2/Mul_4_output_0'; its last 1 node[(]s[)] [(]Mul[)] folded into com[.]microsoft FusedMatMul ")
-set_tests_properties(scan_torch cli_scan_torch_run cli_scan_torch_text
+set_tests_properties(scan_torch cli_scan_torch_run cli_scan_torch_f16_run cli_scan_torch_text
                      PROPERTIES FIXTURES_REQUIRED scan_torch)
-set_tests_properties(cli_scan_torch_run cli_scan_torch_text
+set_tests_properties(cli_scan_torch_run cli_scan_torch_f16_run cli_scan_torch_text
                      PROPERTIES WORKING_DIRECTORY ${scan_work}/torch)
