@@ -2,8 +2,9 @@
  * kernel's description may say "companion kernel NAME": NAME, of the same adapter, computes
  * the same function without what this kernel adds (oneDNN's matmul epilogue names the plain
  * eltwise kernel of its algorithm and dtype).  When the companion ran in the same result, the
- * kernel's findings split by kind: those the companion has too, and those only this kernel
- * has (what it adds is the likely cause); kinds only the companion has are named too. */
+ * kernel's findings split by kind: those the companion has as often, those it has fewer of
+ * (with up to 3 inputs listed here and not there), those only this kernel has (what it adds
+ * is the likely cause), and those only the companion has. */
 #include <stdio.h>
 #include <string.h>
 
@@ -46,9 +47,48 @@ static const struct rp_kind *find_kind(const struct rp_kind *r, size_t n, enum g
     return NULL;
 }
 
-/* "- LABEL: `kind` (N here, M there), ..." over the kinds of a that b has (shared) or lacks */
+/* whether kernel c lists a finding of kind at the input bits x */
+static int lists(const json_t *c, const char *kind, const char *x)
+{
+    size_t i, j;
+    const json_t *s, *f;
+    json_array_foreach(json_object_get(c, "suites"), i, s)
+        json_array_foreach(json_object_get(s, "findings"), j, f)
+            if (!strcmp(md_str(f, "kind"), kind) &&
+                !strcmp(md_str(json_object_get(f, "x"), "bits"), x))
+                return 1;
+    return 0;
+}
+
+/* up to 3 inputs k lists under kind that companion c does not: " (not in the companion: x = ...)" */
+static void own_inputs(struct md *m, const json_t *k, const json_t *c, enum gs_kind kind)
+{
+    size_t i, j, n = 0;
+    const json_t *s, *f;
+    const char *seen[3];
+    json_array_foreach(json_object_get(k, "suites"), i, s)
+        json_array_foreach(json_object_get(s, "findings"), j, f) {
+            const json_t *x = json_object_get(f, "x");
+            int dup = 0;
+            for (size_t d = 0; d < n; d++)
+                dup |= x && !strcmp(seen[d], md_str(x, "bits"));
+            if (n == 3 || dup || strcmp(md_str(f, "kind"), gs_kind_name(kind)) || !x ||
+                lists(c, gs_kind_name(kind), md_str(x, "bits")))
+                continue;
+            seen[n] = md_str(x, "bits");
+            md_puts(m, n++ ? ", " : "; listed here only: x = ");
+            md_dec(m, x);
+            md_puts(m, " got ");
+            md_dec(m, json_object_get(f, "got"));
+        }
+}
+
+/* "- LABEL: `kind` (N here, M there), ..." over the kinds of a that b has (shared: with the
+ * same count, or more here) or lacks */
+enum which { SAME, MORE, ONLY };
 static void kind_line(struct md *m, const char *label, const struct rp_kind *a, size_t na,
-                      const struct rp_kind *b, size_t nb, int shared)
+                      const struct rp_kind *b, size_t nb, enum which w, const json_t *ka,
+                      const json_t *kb)
 {
     int any = 0;
     md_puts(m, "- ");
@@ -56,6 +96,9 @@ static void kind_line(struct md *m, const char *label, const struct rp_kind *a, 
     md_puts(m, ": ");
     for (size_t i = 0; i < na; i++) {
         const struct rp_kind *o = find_kind(b, nb, a[i].kind);
+        int shared = w != ONLY;
+        if (o && ((w == SAME) != (o->count >= a[i].count)))
+            continue;
         if (!o == !shared) {
             md_puts(m, any ? ", " : "");
             md_code(m, gs_kind_name(a[i].kind));
@@ -64,6 +107,8 @@ static void kind_line(struct md *m, const char *label, const struct rp_kind *a, 
                           (unsigned long long)o->count);
             else
                 md_printf(m, " (%llu)", (unsigned long long)a[i].count);
+            if (w == MORE && ka)
+                own_inputs(m, ka, kb, a[i].kind);
             any = 1;
         }
     }
@@ -89,7 +134,8 @@ void md_companion(struct md *m, const json_t *doc, const json_t *k)
                "Finding kinds by where they occur (counts of failing inputs here and there):"
                "\n\n");
     snprintf(label, sizeof label, "shared with `%s`", name);
-    kind_line(m, label, mine, n, theirs, nc, 1);
-    kind_line(m, "only in this kernel", mine, n, theirs, nc, 0);
-    kind_line(m, "only in the companion", theirs, nc, mine, n, 0);
+    kind_line(m, label, mine, n, theirs, nc, SAME, NULL, NULL);
+    kind_line(m, "more here than in the companion", mine, n, theirs, nc, MORE, k, c);
+    kind_line(m, "only in this kernel", mine, n, theirs, nc, ONLY, NULL, NULL);
+    kind_line(m, "only in the companion", theirs, nc, mine, n, ONLY, NULL, NULL);
 }
