@@ -39,6 +39,9 @@ void md_verdict(struct md *m, const char *v);
 const char *md_str(const json_t *o, const char *key);
 
 /* The sections of one kernel (markdown_kernel.c, markdown_suites.c). */
+/* "Beside its companion": the findings split by kind against the kernel the description
+ * names as "companion kernel NAME", when it ran in doc too (markdown_companion.c) */
+void md_companion(struct md *m, const json_t *doc, const json_t *k);
 void md_kernel(struct md *m, const json_t *doc, const json_t *k, unsigned plots);
 const json_t *md_suite(const json_t *k, const char *name);
 void md_tail(struct md *m, const json_t *k);

@@ -255,6 +255,7 @@ void md_kernel(struct md *m, const json_t *doc, const json_t *k, unsigned plots)
     md_baseline(m, k);
     suites(m, k);
     md_findings(m, k);
+    md_companion(m, doc, k);
     worst_table(m, k);
     regions(m, k);
     md_tail(m, k);

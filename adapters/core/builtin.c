@@ -26,6 +26,8 @@ static const struct gc_builtin builtins[] = {
       ONEDNN_ENTRY, GC_ONEDNN_SKIPPED, GC_ONEDNN_COMMAND },
     { "onnxruntime", "ONNX Runtime (onnxruntime-node) on GELU models the project builds",
       NULL, GC_ONNXRUNTIME_SKIPPED, GC_ONNXRUNTIME_COMMAND },
+    { "onnxruntime-web", "the onnxruntime adapter's models on ONNX Runtime Web (WebAssembly)",
+      NULL, GC_ONNXRUNTIME_WEB_SKIPPED, GC_ONNXRUNTIME_WEB_COMMAND },
     { "torch", "PyTorch's F.gelu and its autograd backward (Debian python3-torch)",
       NULL, GC_TORCH_SKIPPED, GC_TORCH_COMMAND },
     { "musl", "the libm adapter's formulas built with musl-gcc against musl's libm",

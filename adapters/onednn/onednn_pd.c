@@ -25,6 +25,10 @@
 #define MATMUL_BF16_NOTE ", and its bf16 conversion flushes subnormal inputs to +0 (subnormal " \
                          "results too, as the eltwise store does)"
 
+/* the plain eltwise kernel of the same algorithm and dtype: report.md splits the epilogue's
+ * findings into those it shares with it and those only the matmul adds (markdown_companion.c) */
+#define COMPANION(alg, dtname) "; the eltwise alone is its companion kernel " alg ".fwd." dtname
+
 #define SLOTS(dtname, gdt, ddt)                                                              \
     { "gelu_erf.fwd." dtname, ERF_FWD, GELUCHECK_GELU, gdt, dnnl_eltwise_gelu_erf, 0, ddt,    \
       0 },                                                                                    \
@@ -36,9 +40,11 @@
       dnnl_eltwise_gelu_tanh, 1, ddt, 0 }
 #define EPILOGUES(dtname, gdt, ddt, note)                                                    \
     { "matmul_gelu_erf." dtname, "gelu y = 0.5 x (1 + erf(x/sqrt2)) (dnnl_eltwise_gelu_erf) " \
-      MATMUL_NOTE note, GELUCHECK_GELU, gdt, dnnl_eltwise_gelu_erf, 0, ddt, 1 },              \
+      MATMUL_NOTE note COMPANION("gelu_erf", dtname), GELUCHECK_GELU, gdt,                    \
+      dnnl_eltwise_gelu_erf, 0, ddt, 1 },                                                     \
     { "matmul_gelu_tanh." dtname, "gelu_tanh y = 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 "   \
-      "x^3))) (dnnl_eltwise_gelu_tanh) " MATMUL_NOTE note, GELUCHECK_GELU_TANH, gdt,          \
+      "x^3))) (dnnl_eltwise_gelu_tanh) " MATMUL_NOTE note COMPANION("gelu_tanh", dtname),     \
+      GELUCHECK_GELU_TANH, gdt,                                                               \
       dnnl_eltwise_gelu_tanh, 0, ddt, 1 }
 
 const struct gc_onednn_slot gc_onednn_slots[GC_ONEDNN_SLOTS] = {

@@ -10,14 +10,18 @@
 // "efficient faithfully rounded implementation of error function erff" (question 35148198),
 // a faithful erf - which says nothing about 1+erf(x/sqrt2) for x < 0, where it cancels.
 // float16 graphs have no CPU kernels: ORT runs them in float between Casts (README.md).
+// With --web the same graphs run on npm onnxruntime-web (gelucheck: onnxruntime-web): ORT
+// compiled to WebAssembly, its wasm execution provider, in Node, one thread; it claims no
+// more than the native build (its kernels are the CPU EP's, MLAS built for wasm SIMD).
 //
 //   node gelucheck_ort.js                          the built-in kernels (gelucheck: onnxruntime)
+//   node gelucheck_ort.js --web                    the same on onnxruntime-web (onnxruntime-web)
 //   node gelucheck_ort.js --model M.onnx --func F  a user's model (gelucheck: onnx:M.onnx)
 //   node gelucheck_ort.js --write-model NAME PATH  writes a built-in graph (e.g. erf_decomp.f32)
 'use strict';
 const fs = require('fs');
 const os = require('os');
-const { GRAPHS, DTYPES, buildModel } = require('./graphs');
+const { GRAPHS, DTYPES, buildModel, shapeOf } = require('./graphs');
 const { serve } = require('./protocol');
 const { TYPES, LEVELS, Failure, firstLine, sessionOptions, shapePlan, evaluator,
         modelKernels } = require('./session');
@@ -26,51 +30,89 @@ const PROG = 'gelucheck_ort.js';
 const BUILTIN_LEVELS = [['all', ''], ['disabled', '.noopt']]; // graph optimization level, name suffix
 const ORT_TYPE = { f32: 'float32', f16: 'float16' };
 
-function loadOrt() {
+// the two builds: the npm package and its execution provider
+const BACKENDS = { node: { pkg: 'onnxruntime-node', ep: 'cpu' },
+                   web: { pkg: 'onnxruntime-web', ep: 'wasm' } };
+
+function loadOrt(backend = 'node') {
     if (os.endianness() !== 'LE') throw new Failure('big-endian host: payloads are little-endian');
+    const { pkg } = BACKENDS[backend];
     try {
-        const ort = require('onnxruntime-node');
+        const ort = require(pkg);
         ort.env.logLevel = 'error';
+        if (backend === 'web') { // one thread, in this thread: no worker, no proxy
+            ort.env.wasm.numThreads = 1;
+            ort.env.wasm.proxy = false;
+        }
         return ort;
     } catch (e) {
-        throw new Failure(`cannot load onnxruntime-node (${firstLine(e)}): run scripts/setup ` +
+        throw new Failure(`cannot load ${pkg} (${firstLine(e)}): run scripts/setup ` +
                           `(npm ci in ${__dirname})`);
     }
 }
 
 // The JS API shows the package version only; the package bundles the ORT build of its own
-// version (bin/napi-v6/*/libonnxruntime.so.1), whose GetVersionString() it does not expose.
-function versions(ort) {
+// version (onnxruntime-node: bin/napi-v6/*/libonnxruntime.so.1, whose GetVersionString() it
+// does not expose; onnxruntime-web: dist/ort-wasm-simd-threaded.wasm, the one build it ships
+// for Node, SIMD).
+function versions(ort, backend = 'node') {
+    if (backend === 'web') {
+        const v = ort.env.versions.web;
+        const short = `onnxruntime-web ${v} (ORT ${v}, WebAssembly (wasm) execution provider)`;
+        return { short, banner: `${short.slice(0, -1)}, ort-wasm-simd-threaded.wasm, 1 thread; ` +
+                                `Node ${process.version})` };
+    }
     const v = ort.env.versions.node, short = `onnxruntime-node ${v} (ORT ${v}, CPU EP)`;
     return { short, banner: `${short.slice(0, -1)}, 1 thread; Node ${process.version})` };
 }
 
-// Every graph in float and float16, optimized and not.  A combination ORT rejects (creating
-// the session or a first run) is left out, and stderr says so.
-async function builtinKernels(ort) {
-    const kernels = new Map(), v = versions(ort).short;
+// Every graph in float and float16, optimized and not, on either build (the same names).
+// A fused graph whose optimized model would not hold its operator (graphs.js, nofused) and a
+// combination ORT rejects (creating the session or a first run) are left out: stderr says
+// why, and left (a list of 'NAME (why)') takes them into the version line that list shows.
+async function builtinKernels(ort, backend, left) {
+    const kernels = new Map(), v = versions(ort, backend).short, { ep } = BACKENDS[backend];
     for (const g of GRAPHS) {
         for (const dt of Object.keys(DTYPES)) {
             for (const [level, suffix] of BUILTIN_LEVELS) {
                 const name = `${g.name}.${dt}${suffix}`, type = ORT_TYPE[dt];
-                const size = TYPES[type].size;
+                const size = TYPES[type].size, { show, unit, plan } = shapePlan(shapeOf(g, dt));
+                const leave = (why) => {
+                    process.stderr.write(`${PROG}: left out ${name}: ${why}\n`);
+                    left.push(`${name} (${why})`);
+                };
+                if (g.nofused && g.nofused[`${dt}${suffix}`]) {
+                    leave(g.nofused[`${dt}${suffix}`]);
+                    continue;
+                }
                 try {
                     const model = buildModel(g, dt, v);
-                    const session = await ort.InferenceSession.create(model, sessionOptions(level));
-                    const ev = evaluator(ort, session, type, (n) => ({ dims: [n], runs: 1, per: n }));
+                    const options = sessionOptions(level, ep);
+                    const session = await ort.InferenceSession.create(model, options);
+                    const ev = evaluator(ort, session, type, plan);
                     await ev(Buffer.alloc(3 * size), 3);
+                    const rows = unit > 1 ? `${show}: whole rows, the last padded with zeros`
+                                          : '1-D, dynamic N';
+                    const note = g.dtnote && g.dtnote[dt] && level === 'all' ? g.dtnote[dt] : '';
                     const description = `${g.text}; ${dt === 'f32' ? 'float' : 'float16'} in ` +
-                        `and out (1-D, dynamic N); graph optimizations '${level}'; ${v}`;
+                        `and out (${rows}); graph optimizations '${level}'; ` +
+                        `${note ? `${note}; ` : ''}${v}`;
                     kernels.set(name, { func: g.func, dtype: dt, size, description, eval: ev });
                 } catch (e) {
-                    const why = `ORT rejects it: ${firstLine(e)}`;
-                    process.stderr.write(`${PROG}: left out ${name}: ${why}\n`);
+                    leave(`ORT rejects it: ${firstLine(e)}`);
                 }
             }
         }
     }
     if (kernels.size === 0) throw new Failure('ORT runs none of the built-in graphs');
     return kernels;
+}
+
+// the banner's version line, with what was left out (the line is at most 4096 bytes)
+function withLeft(banner, left) {
+    if (left.length === 0) return banner;
+    const all = `${banner}; left out: ${left.join('; ')}`;
+    return all.length <= 3900 ? all : `${all.slice(0, 3890)} [...]`;
 }
 
 // the scan's modules, which need npm onnx-proto (installed with onnxruntime-node)
@@ -150,6 +192,7 @@ const USAGE = `usage: node ${PROG}                        serve the built-in ker
        node ${PROG} --scan M.onnx [--opt LEVEL] serve a kernel per GELU site and level
        node ${PROG} --scan-report M.onnx [--opt LEVEL] [--json FILE]
                                           list the GELU sites of a model
+       node ${PROG} --web                  serve the built-in kernels on onnxruntime-web
        node ${PROG} --write-model NAME PATH   write a built-in graph (NAME: e.g. erf_decomp.f32)
 Speaks gelucheck's subprocess protocol on stdin/stdout (docs/design.md 5.2).\n`;
 
@@ -186,16 +229,21 @@ async function main(argv) {
         const ort = loadOrt(), v = versions(ort);
         return serve(v.banner, await scanKernels(ort, argv[1], flags.levels, v.short), PROG);
     }
+    if (argv.length === 1 && argv[0] === '--web') {
+        const ort = loadOrt('web'), v = versions(ort, 'web'), left = [];
+        const kernels = await builtinKernels(ort, 'web', left);
+        return serve(withLeft(v.banner, left), kernels, PROG);
+    }
     const model = (argv.length === 4 || (argv.length === 6 && argv[4] === '--opt')) &&
                   argv[0] === '--model' && argv[2] === '--func';
     if (argv.length !== 0 && !model) {
         process.stderr.write(`${PROG}: error: bad arguments '${argv.join(' ')}'\n${USAGE}`);
         return 2;
     }
-    const ort = loadOrt(), v = versions(ort);
+    const ort = loadOrt(), v = versions(ort), left = [];
     const kernels = model ? await modelKernels(ort, argv[1], argv[3], argv[5] || 'all', v.short)
-                          : await builtinKernels(ort);
-    return serve(v.banner, kernels, PROG);
+                          : await builtinKernels(ort, 'node', left);
+    return serve(withLeft(v.banner, left), kernels, PROG);
 }
 
 main(process.argv.slice(2)).then((rc) => process.exit(rc), (e) => {

@@ -1,9 +1,11 @@
 'use strict';
 // The GELU graphs the adapter builds in memory: one input x and one output y, 1-D of dynamic
-// length "N", float or float16.  The decompositions are node for node what torch 1.13's
-// exporter writes (torch/onnx/symbolic_opset9.py, gelu(); checked by exporting
-// F.gelu(x, approximate=...) at opset 17): double constants as Constant nodes of x's dtype.
+// length "N" (the fused operators at the end: [N, HIDDEN]), float or float16.  The
+// decompositions are node for node what torch 1.13's exporter writes
+// (torch/onnx/symbolic_opset9.py, gelu(); checked by exporting F.gelu(x, approximate=...) at
+// opset 17): double constants as Constant nodes of x's dtype.
 const { DT, AT, model, scalarRaw } = require('./onnx_proto');
+const { fusedGraph, modelBytes } = require('./fused');
 
 const SQRT2 = Math.SQRT2; // torch: _sqrt2 = 1.4142135623730951
 const BETA = Math.sqrt(2 / Math.PI); // torch: kBeta = math.sqrt(2 / math.pi)
@@ -75,10 +77,49 @@ const GRAPHS = [
       text: 'torch 1.13 export of gelu(approximate="tanh"): Mul(0.5, Mul(x, Add(1, Tanh(Mul(' +
             `sqrt(2/pi), Add(x, Mul(0.044715, Mul(x, Mul(x, x)))))))), ${CONST}, opset 17` },
 ];
+// The fused operators ORT's optimizer puts into transformer models, as one-input kernels
+// (fused.js): the bias -0.0 in each of HIDDEN elements (BERT-base's hidden size), the input
+// [N, HIDDEN] (a batch fills whole rows, the last padded).  ORT 1.30's CPU EP has float
+// kernels only: a float16 graph runs the float kernel between Casts where ORT inserts them,
+// and elsewhere the operator's function body (Mul, Sigmoid, ... in float): those kernels
+// would not measure the fused operator, and are left out (nofused says why; the test
+// tests/adapters/onnxruntime/check_fused.js reads ORT's optimized models to hold both true).
+const HIDDEN = 768;
+const ALPHA = 1.702; // QuickGelu's alpha, as the attribute: float 1.70200002193450927734375
+const BODY = 'ORT 1.30 has no float16 kernel for it and runs its function body';
+const NEG0 = `b = -0.0 in each of its ${HIDDEN} elements (x + -0.0 = x); input [N, ${HIDDEN}]`;
+GRAPHS.push(
+    { name: 'ms_quickgelu', func: 'gelu_sigmoid', ...MS,
+      fused: { opType: 'QuickGelu', domain: 'com.microsoft',
+               attribute: [{ name: 'alpha', type: AT.FLOAT, f: ALPHA }] },
+      nofused: { 'f16.noopt': `${BODY} (Mul, Sigmoid, Mul in float) below level 'all'` },
+      dtnote: { f16: "at level 'all' ORT fuses its function body back into the float " +
+                     'QuickGelu between Casts, with the body\'s alpha: 1.702 rounded to ' +
+                     'float16, 1.7021484375' },
+      text: 'com.microsoft QuickGelu(x) = x*sigmoid(alpha*x), alpha = 1.702 (attribute ' +
+            'alpha, float 0x1.b3b646p+0 = 1.70200002193450927734375), contrib opset 1' },
+    { name: 'ms_biasgelu', func: 'gelu', ...MS,
+      fused: { opType: 'BiasGelu', domain: 'com.microsoft', bias: [HIDDEN] },
+      text: `com.microsoft BiasGelu(x, b) = Gelu(x + b) (erf form), ${NEG0}, contrib opset 1` },
+    { name: 'ms_fastgelu_bias', func: 'gelu_tanh', ...MS,
+      fused: { opType: 'FastGelu', domain: 'com.microsoft', bias: [HIDDEN] },
+      nofused: { f16: `${BODY} (Add, Mul, Tanh in float) at every level`,
+                 'f16.noopt': `${BODY} (Add, Mul, Tanh in float) at every level` },
+      text: `com.microsoft FastGelu(x, b) = ${TANH} of x + b, ${NEG0}, contrib opset 1` });
 const DTYPES = { f32: DT.FLOAT, f16: DT.FLOAT16 };
+
+// the fused graph g (an entry of GRAPHS with g.fused) in dtype dt: { nodes, inits, shape }
+const fusedOf = (g, dt) => fusedGraph(g.fused, dt, g.fused.bias || null);
+
+// the shape of graph g's input and output in dtype dt
+const shapeOf = (g, dt) => (g.fused ? fusedOf(g, dt).shape : ['N']);
 
 // the ModelProto bytes of graph g (an entry of GRAPHS) in dtype dt ('f32' or 'f16')
 function buildModel(g, dt, producerVersion) {
+    if (g.fused) {
+        const opsets = g.opsets.map(([domain, version]) => ({ domain, version }));
+        return modelBytes(fusedOf(g, dt), opsets, dt, `gelucheck ${producerVersion}`);
+    }
     const t = DTYPES[dt], io = (name) => ({ name, elemType: t, shape: ['N'] });
     const graph = { name: `${g.name}_${dt}`, nodes: g.nodes(t), inputs: [io('x')],
                     outputs: [io('y')] };
@@ -86,4 +127,4 @@ function buildModel(g, dt, producerVersion) {
                    opsets: g.opsets, graph });
 }
 
-module.exports = { GRAPHS, DTYPES, buildModel };
+module.exports = { GRAPHS, DTYPES, HIDDEN, buildModel, shapeOf };

@@ -18,9 +18,10 @@ const MAX_BATCH = 65536;
 class Failure extends Error {} // a one-line message for stderr, before 'ready'
 const firstLine = (e) => String((e && e.message) || e).split('\n')[0].trim();
 
-// One intra-op thread (the host runs its own threads), sequential execution, CPU EP.
-function sessionOptions(level) {
-    return { executionProviders: ['cpu'], graphOptimizationLevel: level, intraOpNumThreads: 1,
+// One intra-op thread (the host runs its own threads), sequential execution, the CPU EP (or
+// ep: 'wasm' on onnxruntime-web).
+function sessionOptions(level, ep = 'cpu') {
+    return { executionProviders: [ep], graphOptimizationLevel: level, intraOpNumThreads: 1,
              interOpNumThreads: 1, executionMode: 'sequential', logSeverityLevel: 3 };
 }
 

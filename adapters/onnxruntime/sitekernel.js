@@ -13,20 +13,9 @@
 // kernel, named after the first site and level, SITE.LEVEL.
 const { onnx } = require('onnx-proto');
 const { num, scalar } = require('./patterns');
+const { ELEM, fusedGraph, modelBytes } = require('./fused');
 
-const ELEM = { f32: 1, f16: 10, f64: 11 };
 const TYPE = { f32: 'float32', f16: 'float16', f64: 'float64' };
-
-// -0.0 in every element of a tensor of dims and dtype
-function negZeros(dims, dtype) {
-    const n = dims.reduce((a, d) => a * d, 1), size = { f32: 4, f16: 2, f64: 8 }[dtype];
-    const raw = Buffer.alloc(n * size);
-    for (let k = 0; k < n; k++) raw[k * size + size - 1] = 0x80; // the sign bit, little-endian
-    return { name: 'b', dims, dataType: ELEM[dtype], rawData: raw };
-}
-
-const vinfo = (name, dtype, shape) => ({ name, type: { tensorType: { elemType: ELEM[dtype],
-    shape: { dim: shape.map((d) => (typeof d === 'number' ? { dimValue: d } : { dimParam: d })) } } } });
 
 // One-element float constants written one way, whatever way the model wrote them (raw bytes
 // or typed fields, a Constant node, a float16 constant ORT cast to float), so that equal
@@ -102,21 +91,16 @@ function chainGraph(g, nodes, x, y) {
     return { nodes: [...consts, ...out], inits, shape: ['N'] };
 }
 
-// A fused operator on x with a -0.0 bias of the real bias's shape
+// A fused operator on x with a -0.0 bias of the real bias's shape (fused.js)
 function opGraph(g, n, dtype) {
-    const inits = [], input = ['x'];
-    let shape = ['N'];
+    let dims = null;
     if (n.input[1]) {
         const p = g.prod(n.input[1]); // a constant ORT casts to float: the dims are its
         const b = g.consts.get(n.input[1]) || (p && p.opType === 'Cast' && g.consts.get(p.input[0]));
         if (!b) return { why: `its bias '${n.input[1]}' is computed, not a constant` };
-        const dims = b.dims.map(num);
-        inits.push(negZeros(dims, dtype));
-        input.push('b');
-        shape = ['N', ...dims];
+        dims = b.dims.map(num);
     }
-    return { nodes: [{ opType: n.opType, domain: n.domain, attribute: attrs(n), input,
-                       output: ['y'] }], inits, shape };
+    return fusedGraph({ opType: n.opType, domain: n.domain, attribute: attrs(n) }, dtype, dims);
 }
 
 // A kernel of opGraph (a fused operator in float) between a Cast of x to float and a Cast of
@@ -129,14 +113,6 @@ function castWrap(k, dtype) {
                           { ...node, input: node.input.map((i) => (i === 'x' ? 'xf' : i)),
                             output: ['yf'] },
                           cast('yf', 'y', ELEM[dtype])] };
-}
-
-function modelBytes(k, opsetImport, dtype) {
-    const graph = { name: 'site', node: k.nodes, initializer: k.inits,
-                    input: [vinfo('x', dtype, k.shape)], output: [vinfo('y', dtype, k.shape)] };
-    const m = onnx.ModelProto.fromObject({ irVersion: 8, opsetImport, graph,
-                                           producerName: 'gelucheck scan' });
-    return Buffer.from(onnx.ModelProto.encode(m).finish());
 }
 
 // The kernels of a scan (scan.js): { list: [kernel], bySiteLevel: Map('SITE.LEVEL' -> name),

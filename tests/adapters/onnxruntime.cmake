@@ -32,6 +32,15 @@ cli_test(onnxruntime_list 0 "list|--adapter|onnxruntime"
 add_test(NAME onnxruntime_protocol
     COMMAND ${ort_python} ${ort_dir}/check_protocol.py builtin ${GC_NODE_EXECUTABLE} ${ort_script})
 
+# the fused kernels: bit for bit against ms_gelu/ms_fastgelu and RN16 of the float kernel
+# (check_fused.py), and ORT's optimized models still hold each fused operator
+# (check_fused_graph.js; it also shows that the check rejects a one-element bias)
+add_test(NAME onnxruntime_fused
+    COMMAND ${ort_python} ${ort_dir}/check_fused.py ${GC_NODE_EXECUTABLE} ${ort_script})
+add_test(NAME onnxruntime_fused_graph
+    COMMAND ${GC_NODE_EXECUTABLE} ${ort_dir}/check_fused_graph.js
+            ${PROJECT_SOURCE_DIR}/adapters/onnxruntime)
+
 # the suites per graph family: bounds, specials, flush points, wrong signs (check_suites.py)
 foreach(g gelu20 gelu20_tanh ms_gelu ms_fastgelu erf_decomp tanh_decomp)
     add_test(NAME onnxruntime_suites_${g}

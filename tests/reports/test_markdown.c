@@ -140,6 +140,49 @@ static void test_worst(void **state)
     free(md);
 }
 
+/* a kernel of finding counts: "kind:count" pairs */
+static json_t *counted(const char *adapter, const char *kernel, const char *desc, const char *kc)
+{
+    json_t *k = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:[{s:s, s:s, s:{}, s:[], s:[]}]}",
+                          "adapter", adapter, "kernel", kernel, "func", "gelu", "dtype", "f32",
+                          "verdict", "fail", "description", desc, "suites", "name", "ulp",
+                          "verdict", "fail", "metrics", "findings", "finding_counts");
+    json_t *counts = json_object_get(json_array_get(json_object_get(k, "suites"), 0),
+                                     "finding_counts");
+    char kind[64];
+    int n, used;
+    while (sscanf(kc, " %63[a-z_]:%d%n", kind, &n, &used) == 2) {
+        json_array_append_new(counts, json_pack("{s:s, s:s, s:s, s:i}", "kind", kind, "region",
+                                                "[0,1)", "severity", "fail", "count", n));
+        kc += used;
+    }
+    return k;
+}
+
+/* the companion split: kinds shared, kinds only here, kinds only in the companion; only when
+ * the companion named in the description ran, in the same adapter */
+static void test_companion(void **state)
+{
+    (void)state;
+    json_t *d = doc_with("onednn", "unused", NULL), *ks = json_object_get(d, "kernels");
+    json_array_clear(ks);
+    json_array_append_new(ks, counted("onednn", "mm.f32", "post-op; companion kernel el.f32, "
+                                      "more", "ulp_exceeded:12 signed_zero:1 ftz:3"));
+    json_array_append_new(ks, counted("onednn", "el.f32", "plain", "ulp_exceeded:10 "
+                                      "special_value:2"));
+    json_array_append_new(ks, counted("other", "mm2.f32", "companion kernel el.f32.",
+                                      "ftz:1"));
+    char *md = render(d, 0);
+    const char *t = strstr(md, "### Beside its companion `el.f32`");
+    assert_non_null(t);
+    has(t, "- shared with `el.f32`: none\n");
+    has(t, "- more here than in the companion: `ulp_exceeded` (12 here, 10 there)\n");
+    has(t, "- only in this kernel: `ftz` (3), `signed_zero` (1)\n");
+    has(t, "- only in the companion: `special_value` (2)\n");
+    assert_null(strstr(t + 1, "### Beside its companion")); /* not for other/mm2.f32 */
+    free(md);
+}
+
 static void test_baseline(void **state)
 {
     (void)state;
@@ -265,7 +308,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escaping),   cmocka_unit_test(test_plot_links),
         cmocka_unit_test(test_run_command), cmocka_unit_test(test_worst),
-        cmocka_unit_test(test_baseline),   cmocka_unit_test(test_load),
+        cmocka_unit_test(test_baseline),   cmocka_unit_test(test_companion),   cmocka_unit_test(test_load),
         cmocka_unit_test(test_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -2,7 +2,8 @@
 """Runs gelucheck's ulp, special, tail and fingerprint suites on the four kernels of one graph
 family of the onnxruntime adapter (f32, f16, each optimized and .noopt) and checks the JSON
 result against what ONNX Runtime 1.30.0's CPU EP was measured to do, and why it does it.
-Usage: check_suites.py GELUCHECK FAMILY WORKDIR
+Usage: check_suites.py GELUCHECK FAMILY WORKDIR [ADAPTER]   (onnxruntime, or onnxruntime-web:
+the same graphs on the WebAssembly build, held to the same bounds)
 
 The bounds hold for the AVX512F and the generic MLAS paths alike where the reason given is
 the formula, not the kernel; those that come from MLAS's tanh say so.  A kernel that gets
@@ -94,10 +95,11 @@ def check_kernel(k, fam):
 
 def main():
     gelucheck, family, work = sys.argv[1:4]
+    adapter = sys.argv[4] if len(sys.argv) > 4 else 'onnxruntime'
     fam = FAMILIES[family]
-    out = os.path.join(work, 'onnxruntime_suites_%s.json' % family)
+    out = os.path.join(work, '%s_suites_%s.json' % (adapter, family))
     names = ['%s.%s%s' % (family, dt, sfx) for dt in ('f32', 'f16') for sfx in ('', '.noopt')]
-    cmd = [gelucheck, 'run', '--adapter', 'onnxruntime', '--suite', 'ulp,special,tail,fingerprint',
+    cmd = [gelucheck, 'run', '--adapter', adapter, '--suite', 'ulp,special,tail,fingerprint',
            '--samples', '4096', '--threads', '1', '--progress', 'never', '--json', out]
     for n in names:
         cmd += ['--kernel', n]
@@ -115,7 +117,7 @@ def main():
         check_kernel(k, fam)
     for e in errors:
         print(e)
-    print('%s: %d kernels checked, %d problems' % (family, len(seen), len(errors)))
+    print('%s %s: %d kernels checked, %d problems' % (adapter, family, len(seen), len(errors)))
     return 1 if errors else 0
 
 
