@@ -40,10 +40,10 @@ int gc_ggml_load_base(const char *dir, struct gc_ggml_base *b, char *err, size_t
         return -1;
     const char *v = b->version(), *c = b->commit();
     if (!v || strcmp(v, GC_GGML_VERSION) != 0) {
-        snprintf(err, size, "%s is ggml %.40s (commit %.40s); this adapter declares ggml's API "
-                 "by hand from ggml %s's headers and runs that version only (npm "
-                 "@node-llama-cpp/linux-x64 as adapters/ggml/package-lock.json pins it: run "
-                 "scripts/setup)", path, v ? v : "(null)", c ? c : "(null)", GC_GGML_VERSION);
+        snprintf(err, size, "%s is ggml %.40s (commit %.40s), not the %s whose API this "
+                 "adapter declares by hand: run scripts/setup (adapters/ggml/package-lock.json "
+                 "pins npm @node-llama-cpp/linux-x64)", path, v ? v : "(null)", c ? c : "(null)",
+                 GC_GGML_VERSION);
         return -1;
     }
     if (sym(b->handle, "ggml_init", &b->init, path, err, size) ||
