@@ -1,6 +1,7 @@
 """A small client of the subprocess protocol (docs/design.md 5.2) for the tests that talk to
 an exec adapter directly (tests/adapters/ggml, tests/adapters/tfjs), and the helpers they share:
 f32/f16 bit conversions and `gelucheck ref`.  Standard library only."""
+import math
 import struct
 import subprocess
 import sys
@@ -25,8 +26,11 @@ def finish(name):
 
 
 def f32(v):
-    """v rounded to binary32 (to nearest even), as a Python float."""
-    return struct.unpack('<f', struct.pack('<f', v))[0]
+    """v rounded to binary32 (to nearest even), as a Python float; +-inf beyond the range."""
+    try:
+        return struct.unpack('<f', struct.pack('<f', v))[0]
+    except OverflowError:  # struct refuses only what rounds to inf
+        return math.copysign(math.inf, v)
 
 
 def bits32(v):
