@@ -32,6 +32,10 @@ static const struct gc_builtin builtins[] = {
       NULL, GC_TORCH_SKIPPED, GC_TORCH_COMMAND },
     { "musl", "the libm adapter's formulas built with musl-gcc against musl's libm",
       NULL, GC_MUSL_SKIPPED, GC_MUSL_COMMAND },
+    { "ggml", "llama.cpp's ggml: ggml_gelu, ggml_gelu_quick and ggml_gelu_erf per CPU variant",
+      NULL, GC_GGML_SKIPPED, GC_GGML_COMMAND },
+    { "tfjs", "TensorFlow.js: the 'gelu' and 'gelu_new' activations and tf.erf, cpu and wasm",
+      NULL, GC_TFJS_SKIPPED, GC_TFJS_COMMAND },
 };
 
 size_t gc_builtin_count(void)
