@@ -19,7 +19,8 @@ struct spec_case {
     const char *want; /* the whole message */
 };
 
-#define BUILTINS "libm, mutants, sleef, onednn, onnxruntime, torch, musl, ggml, tfjs"
+#define BUILTINS                                                                             \
+    "libm, mutants, sleef, onednn, onnxruntime, onnxruntime-web, torch, musl, ggml, tfjs"
 static const struct spec_case bad_specs[] = {
     { "", GC_E_SPEC, "empty adapter spec" },
     { "nosuch", GC_E_SPEC,
@@ -97,7 +98,8 @@ static void test_builtins(void **state)
 {
     (void)state;
     static const char *const names[] = { "libm", "mutants", "sleef", "onednn",
-                                         "onnxruntime", "torch", "musl", "ggml", "tfjs" };
+                                         "onnxruntime", "onnxruntime-web", "torch", "musl",
+                                         "ggml", "tfjs" };
     const size_t n = sizeof names / sizeof names[0];
 
     assert_int_equal(gc_builtin_count(), n);
