@@ -19,7 +19,7 @@ struct spec_case {
     const char *want; /* the whole message */
 };
 
-#define BUILTINS "libm, mutants, sleef, onednn, onnxruntime, torch, musl"
+#define BUILTINS "libm, mutants, sleef, onednn, onnxruntime, onnxruntime-web, torch, musl"
 static const struct spec_case bad_specs[] = {
     { "", GC_E_SPEC, "empty adapter spec" },
     { "nosuch", GC_E_SPEC,
@@ -97,11 +97,11 @@ static void test_builtins(void **state)
 {
     (void)state;
     static const char *const names[] = { "libm", "mutants", "sleef", "onednn",
-                                         "onnxruntime", "torch", "musl" };
+                                         "onnxruntime", "onnxruntime-web", "torch", "musl" };
 
-    assert_int_equal(gc_builtin_count(), 7);
-    assert_null(gc_builtin_get(7));
-    for (size_t i = 0; i < 7; i++) {
+    assert_int_equal(gc_builtin_count(), 8);
+    assert_null(gc_builtin_get(8));
+    for (size_t i = 0; i < 8; i++) {
         const struct gc_builtin *b = gc_builtin_get(i);
         assert_string_equal(b->name, names[i]);
         assert_true(strlen(b->summary) > 0);
