@@ -25,7 +25,7 @@ _gelucheck()
     --isolation) COMPREPLY=($(compgen -W "process none" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --reference) COMPREPLY=($(compgen -W "fast mpfr" -- "$cur")); return ;;
-    --adapter) COMPREPLY=($(compgen -W "libm mutants sleef onednn onnxruntime torch musl plugin: exec: onnx:" -- "$cur")
+    --adapter) COMPREPLY=($(compgen -W "libm mutants sleef onednn onnxruntime torch musl gsl boost scipy plugin: exec: onnx:" -- "$cur")
                           $(compgen -f -X '!*.so' -- "$cur")); return ;;
     --json|--junit|--baseline|--resume|-o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --report) COMPREPLY=($(compgen -d -- "$cur")); return ;;

@@ -19,7 +19,7 @@ struct spec_case {
     const char *want; /* the whole message */
 };
 
-#define BUILTINS "libm, mutants, sleef, onednn, onnxruntime, torch, musl"
+#define BUILTINS "libm, mutants, sleef, onednn, onnxruntime, torch, musl, gsl, boost, scipy"
 static const struct spec_case bad_specs[] = {
     { "", GC_E_SPEC, "empty adapter spec" },
     { "nosuch", GC_E_SPEC,
