@@ -199,6 +199,8 @@ const struct gelucheck_plugin *gc_libm_entry(uint32_t host_abi);    /* adapters/
 const struct gelucheck_plugin *gc_mutants_entry(uint32_t host_abi); /* adapters/mutants */
 const struct gelucheck_plugin *gc_sleef_entry(uint32_t host_abi);   /* adapters/sleef */
 const struct gelucheck_plugin *gc_onednn_entry(uint32_t host_abi);  /* adapters/onednn */
+const struct gelucheck_plugin *gc_gsl_entry(uint32_t host_abi);     /* adapters/gsl */
+const struct gelucheck_plugin *gc_boost_entry(uint32_t host_abi);   /* adapters/boost */
 /* adapters/exec: starts COMMAND (the part after "exec:") and reads its banner up to 'ready'. */
 enum gc_status gc_exec_open(const char *command, const char *spec,
                             const struct gc_open_options *opt, struct gc_adapter **out,

@@ -14,6 +14,16 @@
 #else
 #define ONEDNN_ENTRY NULL
 #endif
+#if GC_HAVE_GSL
+#define GSL_ENTRY gc_gsl_entry
+#else
+#define GSL_ENTRY NULL
+#endif
+#if GC_HAVE_BOOST
+#define BOOST_ENTRY gc_boost_entry
+#else
+#define BOOST_ENTRY NULL
+#endif
 
 static const struct gc_builtin builtins[] = {
     { "libm", "the formulas people write with the C library's erf, erfc, tanh and exp",
@@ -36,6 +46,12 @@ static const struct gc_builtin builtins[] = {
       NULL, GC_GGML_SKIPPED, GC_GGML_COMMAND },
     { "tfjs", "TensorFlow.js: the 'gelu' and 'gelu_new' activations and tf.erf, cpu and wasm",
       NULL, GC_TFJS_SKIPPED, GC_TFJS_COMMAND },
+    { "gsl", "GSL's gsl_sf_erf, gsl_sf_erfc, gsl_cdf_ugaussian_P and GELU on them (libgsl)",
+      GSL_ENTRY, GC_GSL_SKIPPED, GC_GSL_COMMAND },
+    { "boost", "Boost.Math's erf, erfc, normal cdf and GELU on them (libboost-math-dev)",
+      BOOST_ENTRY, GC_BOOST_SKIPPED, GC_BOOST_COMMAND },
+    { "scipy", "SciPy's erf, erfc, ndtr and GELU on them, as NumPy code (python3-scipy)",
+      NULL, GC_SCIPY_SKIPPED, GC_SCIPY_COMMAND },
 };
 
 size_t gc_builtin_count(void)

@@ -19,8 +19,9 @@ struct spec_case {
     const char *want; /* the whole message */
 };
 
-#define BUILTINS                                                                             \
-    "libm, mutants, sleef, onednn, onnxruntime, onnxruntime-web, torch, musl, ggml, tfjs"
+#define BUILTINS                                                                              \
+    "libm, mutants, sleef, onednn, onnxruntime, onnxruntime-web, torch, musl, ggml, tfjs, gsl, " \
+    "boost, scipy"
 static const struct spec_case bad_specs[] = {
     { "", GC_E_SPEC, "empty adapter spec" },
     { "nosuch", GC_E_SPEC,
@@ -97,9 +98,9 @@ static void test_relative_paths(void **state)
 static void test_builtins(void **state)
 {
     (void)state;
-    static const char *const names[] = { "libm", "mutants", "sleef", "onednn",
+    static const char *const names[] = { "libm",  "mutants", "sleef",       "onednn",
                                          "onnxruntime", "onnxruntime-web", "torch", "musl",
-                                         "ggml", "tfjs" };
+                                         "ggml",  "tfjs",    "gsl",   "boost", "scipy" };
     const size_t n = sizeof names / sizeof names[0];
 
     assert_int_equal(gc_builtin_count(), n);
