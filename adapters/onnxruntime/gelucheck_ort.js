@@ -94,9 +94,13 @@ async function builtinKernels(ort, backend, left) {
                     const rows = unit > 1 ? `${show}: whole rows, the last padded with zeros`
                                           : '1-D, dynamic N';
                     const note = g.dtnote && g.dtnote[dt] && level === 'all' ? g.dtnote[dt] : '';
+                    // a fused operator with a bias: the operator without it is its companion
+                    // (report.md splits the findings: docs/adapters.md, companion kernels)
+                    const mate = g.companion ? `the operator without the bias is its ` +
+                        `companion kernel ${g.companion}.${dt}${suffix}; ` : '';
                     const description = `${g.text}; ${dt === 'f32' ? 'float' : 'float16'} in ` +
                         `and out (${rows}); graph optimizations '${level}'; ` +
-                        `${note ? `${note}; ` : ''}${v}`;
+                        `${note ? `${note}; ` : ''}${mate}${v}`;
                     kernels.set(name, { func: g.func, dtype: dt, size, description, eval: ev });
                 } catch (e) {
                     leave(`ORT rejects it: ${firstLine(e)}`);

@@ -98,10 +98,10 @@ GRAPHS.push(
                      'float16, 1.7021484375' },
       text: 'com.microsoft QuickGelu(x) = x*sigmoid(alpha*x), alpha = 1.702 (attribute ' +
             'alpha, float 0x1.b3b646p+0 = 1.70200002193450927734375), contrib opset 1' },
-    { name: 'ms_biasgelu', func: 'gelu', ...MS,
+    { name: 'ms_biasgelu', func: 'gelu', ...MS, companion: 'ms_gelu',
       fused: { opType: 'BiasGelu', domain: 'com.microsoft', bias: [HIDDEN] },
       text: `com.microsoft BiasGelu(x, b) = Gelu(x + b) (erf form), ${NEG0}, contrib opset 1` },
-    { name: 'ms_fastgelu_bias', func: 'gelu_tanh', ...MS,
+    { name: 'ms_fastgelu_bias', func: 'gelu_tanh', ...MS, companion: 'ms_fastgelu',
       fused: { opType: 'FastGelu', domain: 'com.microsoft', bias: [HIDDEN] },
       nofused: { f16: `${BODY} (Add, Mul, Tanh in float) at every level`,
                  'f16.noopt': `${BODY} (Add, Mul, Tanh in float) at every level` },
