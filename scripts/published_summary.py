@@ -9,11 +9,15 @@ Every number printed here is a number in RESULT.json; nothing is hand-written.
 """
 import argparse
 import json
+import re
 import sys
 
 GELU_FAMILY = ('gelu', 'gelu_tanh', 'gelu_sigmoid')
 GELU_AND_GRADS = GELU_FAMILY + ('gelu_grad', 'gelu_tanh_grad')
 REGIONS = ('x<-10', '[-10,-5)', '[-5,-1)', '[-1,0)', '[0,1)', 'x>=1')
+# adapters that are two builds of the same library's code: the same kernel names compute
+# the same formula
+BUILDS = (('libm', 'musl'), ('onnxruntime', 'onnxruntime-web'))
 VECTOR_KINDS = ('position_dependent', 'alignment_dependent', 'inplace_mismatch',
                 'lane_contamination', 'nondeterministic', 'out_of_bounds_write',
                 'input_modified', 'fpenv_modified')
@@ -188,6 +192,81 @@ def section_accuracy(kernels, out):
     out.append('')
 
 
+def pairs(kernels):
+    """(title, [(a, b)]) groups of kernels that compute the same thing in two ways, each pair
+    in the result: the same kernel name on two adapters (onnxruntime and onnxruntime-web), the
+    same formula on two backends or CPU variants of one adapter (the name's last part: tfjs's
+    cpu and wasm, ggml's x64 and its best variant), and a kernel beside the companion its
+    description names (a fused operator or a matmul epilogue beside the standalone kernel).
+    Two builds of one library: BUILDS."""
+    by = {(k['adapter'], k['kernel']): k for k in kernels}
+    same_name = [(by[(a, n)], by[(b, n)]) for a, b in BUILDS for (x, n) in by
+                 if x == a and (b, n) in by and by[(a, n)]['func'] == by[(b, n)]['func']]
+    variants = []
+    for k in kernels:
+        head, _, tail = k['kernel'].rpartition('.')
+        if k['adapter'] in ('tfjs', 'ggml') and tail not in ('cpu', 'x64'):
+            other = by.get((k['adapter'], head + ('.cpu' if k['adapter'] == 'tfjs' else '.x64')))
+            if other:
+                variants.append((other, k))
+    mates = []
+    for k in kernels:
+        d = k.get('description') or ''
+        m = re.search(r'companion kernel ([A-Za-z0-9_.-]+)', d)
+        if m:
+            name = m.group(1).rstrip('.')
+            if (k['adapter'], name) in by:
+                mates.append((by[(k['adapter'], name)], k))
+    return [('The same kernel on two builds of a library', same_name),
+            ('One formula on two backends or CPU variants', variants),
+            ('A fused operator or epilogue beside its standalone kernel', mates)]
+
+
+def tail_cell(k):
+    m = (suites(k).get('tail') or {}).get('metrics', {})
+    fp = m.get('flush_point')
+    return fp['dec'] if fp else 'none'
+
+
+def core_ulp(k):
+    u = suites(k).get('ulp')
+    if not u:
+        return None
+    regions = u['metrics'].get('regions', {})
+    core = [regions[r]['max_ulp'] for r in outside_tail(k['func'])
+            if r in regions and regions[r].get('points')]
+    return max(core) if core else None
+
+
+def section_pairs(kernels, out):
+    out.append('## The same GELU computed two ways\n')
+    out.append('Pairs of kernels of this result that compute the same function: A is the '
+               'reference side (the native build, the generic backend or variant, the '
+               'standalone kernel), B the other. Each side\'s own measurements, side by side: '
+               'max ulp outside the tail, the flush point, f(-inf), and the count of failing '
+               'inputs of every finding kind (a kind in one side only is marked). The result '
+               'holds no outputs, so bits that differ without changing a measurement do not '
+               'show here.\n')
+    for title, rows in pairs(kernels):
+        if not rows:
+            continue
+        out.append('### %s\n' % title)
+        out.append('| A | B | dtype | max ulp outside the tail, A / B | flush point, A / B | '
+                   'f(-inf), A / B | findings that differ (A / B) |')
+        out.append('|---|---|---|---|---|---|---|')
+        for a, b in rows:
+            kinds = sorted({c['kind'] for k in (a, b) for s in k.get('suites', [])
+                            for c in s.get('finding_counts', [])})
+            diff = ['%s %d / %d' % (kind, count(a, kind), count(b, kind)) for kind in kinds
+                    if count(a, kind) != count(b, kind)]
+            inf = [((special_row(k, '-inf') or {}).get('got') or {}).get('dec', 'n/a')
+                   for k in (a, b)]
+            out.append('| %s | %s | %s | %s / %s | %s / %s | %s / %s | %s |' % (
+                kid(a), kid(b), a['dtype'], fmt_ulp(core_ulp(a)), fmt_ulp(core_ulp(b)),
+                tail_cell(a), tail_cell(b), inf[0], inf[1], ', '.join(diff) or 'none'))
+        out.append('')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('result')
@@ -200,9 +279,10 @@ def main():
     env, tool, kernels = r['environment'], r['tool'], r['kernels']
     out = ['# Published audit, %s\n' % a.date,
            'Written by `scripts/publish` (regenerate: `scripts/publish`); never edited by '
-           'hand.  The full report is [report.md](report.md) ([report.html](report.html), '
-           'plots in plots/); the data is result.json.xz (`xz -dk result.json.xz`, then '
-           '`gelucheck report result.json --report DIR` rebuilds the report from it).\n',
+           'hand.  The full report is [report.md](report.md) (plots in plots/); the data is '
+           'result.json.xz (`xz -dk result.json.xz`, then `gelucheck report result.json '
+           '--report DIR` rebuilds the report from it, report.html with its plots embedded '
+           'included).\n',
            '- command: `%s` (policy %s, seed %s, reference %s; %s s on this machine)'
            % (a.command, r['policy']['name'], r['seed'], r['reference'], a.seconds),
            '- gelucheck %s (geluref %s, MPFR %s)' % (tool['version'], tool['geluref'],
@@ -231,6 +311,7 @@ def main():
                  'GELU of a negative x deep in the tail, or of -0)', out)
     section_vector(kernels, out)
     section_formula(kernels, out)
+    section_pairs(kernels, out)
     section_accuracy(kernels, out)
     sys.stdout.write('\n'.join(out) + '\n')
     return 0

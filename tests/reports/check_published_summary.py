@@ -58,7 +58,40 @@ def main():
     acc = section(md, 'Accuracy outside the tail')
     n_ulp = sum(1 for k in r['kernels'] if any(s['name'] == 'ulp' for s in k['suites']))
     assert acc.count('\n| mutants `') == n_ulp, (acc.count('\n| mutants `'), n_ulp)
+    check_pairs(script, r)
     print('published summary: %d kernels checked' % len(r['kernels']))
+
+
+def check_pairs(script, r):
+    """The pairs section on a result made from this one: its first two kernels of one func as
+    'onnxruntime' kernels, their copies as 'onnxruntime-web' ones (one count changed), and the
+    second naming the first as its companion."""
+    import copy
+    import tempfile
+    ks = [k for k in r['kernels'] if k['func'] == r['kernels'][0]['func']][:2]
+    a, b = copy.deepcopy(ks[0]), copy.deepcopy(ks[1])
+    a['adapter'] = b['adapter'] = 'onnxruntime'
+    b['description'] = 'the same; its companion kernel %s, as a test' % a['kernel']
+    web = [copy.deepcopy(a), copy.deepcopy(b)]
+    for k in web:
+        k['adapter'] = 'onnxruntime-web'
+    fc = web[0]['suites'][0]['finding_counts']
+    fc.append({'kind': 'wrong_sign', 'region': 'x<-10', 'severity': 'error', 'count': 7})
+    doc = dict(r, kernels=[a, b] + web,
+               adapters=[dict(r['adapters'][0], name=n) for n in ('onnxruntime', 'onnxruntime-web')])
+    with tempfile.NamedTemporaryFile('w', suffix='.json') as f:
+        json.dump(doc, f)
+        f.flush()
+        md = subprocess.run(['/usr/bin/python3', script, f.name, '--date', 'd', '--command', 'c',
+                             '--seconds', '1'], check=True, capture_output=True, text=True).stdout
+    pairs = section(md, 'The same GELU computed two ways')
+    builds = pairs.split('### The same kernel on two builds of a library')[1].split('###')[0]
+    row = '| onnxruntime `%s` | onnxruntime-web `%s` |' % (a['kernel'], a['kernel'])
+    assert row in builds and 'wrong_sign 0 / 7' in builds.split(row)[1].split('\n')[0], builds
+    assert builds.count('\n| onnxruntime `') == 2, builds  # a and b, each beside its copy
+    mates = pairs.split('### A fused operator or epilogue beside its standalone kernel')[1]
+    assert '| onnxruntime `%s` | onnxruntime `%s` |' % (a['kernel'], b['kernel']) in mates, mates
+    assert mates.count('\n| onnxruntime') == 2, mates  # on both builds
 
 
 if __name__ == '__main__':
