@@ -41,3 +41,10 @@ add_test(NAME scaleout_publish_usage
     COMMAND ${scaleout_dir}/publish_usage.sh ${PROJECT_SOURCE_DIR}/scripts/publish
             $<TARGET_FILE:gelucheck> ${scaleout_out}/publish_usage)
 set_tests_properties(scaleout_publish_usage PROPERTIES LABELS "scaleout")
+
+# slurm-demo interrupted (SIGINT) while its job array runs: nothing it started is left
+add_test(NAME scaleout_slurm_demo_interrupt
+    COMMAND ${scaleout_dir}/skip_or_fail.sh /usr/bin/python3 ${scaleout_dir}/interrupt_check.py
+            ${PROJECT_SOURCE_DIR}/scripts/slurm-demo $<TARGET_FILE:gelucheck>)
+set_tests_properties(scaleout_slurm_demo_interrupt PROPERTIES LABELS "scaleout;slow"
+    SKIP_RETURN_CODE 77 TIMEOUT 600)
