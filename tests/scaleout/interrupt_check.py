@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """interrupt_check.py SLURM_DEMO GELUCHECK: scripts/slurm-demo interrupted (SIGINT) while its
 job array runs stops everything it started.  Waits for the line saying the array was
-submitted (an event, not a sleep), sends SIGINT, and checks: exit 130, the script's own pgrep
+submitted, then for a shard's `gelucheck run` to be running under Slurm (a process with the
+run's marker in its environment: events, not sleeps), sends SIGINT, and checks: exit 130, the script's own pgrep
 check passed, its temporary folder is gone, and no process carries its marker
 (GELUCHECK_SLURM_DEMO=folder) in its environment.  Exit 77 when Slurm cannot run here."""
 import os
@@ -9,6 +10,22 @@ import re
 import signal
 import subprocess
 import sys
+import time
+
+
+def marked(marker):
+    """The pids and command lines of the processes with marker in their environment."""
+    out = []
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                if marker not in f.read().split(b"\0"):
+                    continue
+            with open("/proc/%s/cmdline" % pid, "rb") as f:
+                out.append((pid, f.read().split(b"\0")))
+        except OSError:
+            pass
+    return out
 
 
 def main():
@@ -24,8 +41,18 @@ def main():
         if m:
             folder = m.group(1)
         if "submitted job array" in line:
-            p.send_signal(signal.SIGINT)
             break
+    if folder:
+        marker = ("GELUCHECK_SLURM_DEMO=" + folder).encode()
+        end = time.monotonic() + 120
+        while not any(b"--shard" in c for _, c in marked(marker)):
+            if time.monotonic() > end or p.poll() is not None:
+                print("interrupt_check: no shard started running within 120 s")
+                break
+            time.sleep(0.05)
+        else:
+            print("interrupt_check: a shard runs; SIGINT to slurm-demo")
+    p.send_signal(signal.SIGINT)
     rest = p.stdout.read()
     sys.stdout.write(rest)
     rc = p.wait(timeout=300)
@@ -45,15 +72,9 @@ def main():
     if os.path.exists(folder):
         print("interrupt_check: %s is left" % folder)
         ok = False
-    marker = ("GELUCHECK_SLURM_DEMO=" + folder).encode()
-    for pid in filter(str.isdigit, os.listdir("/proc")):
-        try:
-            with open("/proc/%s/environ" % pid, "rb") as f:
-                if marker in f.read().split(b"\0"):
-                    print("interrupt_check: process %s is left running" % pid)
-                    ok = False
-        except OSError:
-            pass
+    for pid, cmd in marked(marker):
+        print("interrupt_check: process %s is left running: %r" % (pid, cmd))
+        ok = False
     print("interrupt_check: %s" % ("OK" if ok else "FAIL"))
     return 0 if ok else 1
 

@@ -46,5 +46,5 @@ set_tests_properties(scaleout_publish_usage PROPERTIES LABELS "scaleout")
 add_test(NAME scaleout_slurm_demo_interrupt
     COMMAND ${scaleout_dir}/skip_or_fail.sh /usr/bin/python3 ${scaleout_dir}/interrupt_check.py
             ${PROJECT_SOURCE_DIR}/scripts/slurm-demo $<TARGET_FILE:gelucheck>)
-set_tests_properties(scaleout_slurm_demo_interrupt PROPERTIES LABELS "scaleout;slow"
+set_tests_properties(scaleout_slurm_demo_interrupt PROPERTIES LABELS "scaleout;sweep"
     SKIP_RETURN_CODE 77 TIMEOUT 600)
