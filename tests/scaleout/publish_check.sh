@@ -15,7 +15,7 @@ fail() {
 rm -rf "$dir/$mode"
 mkdir -p "$dir/$mode"
 export GELUCHECK_PUBLISH_GELUCHECK="$gelucheck" GELUCHECK_PUBLISH_DIR="$dir/$mode" \
-    GELUCHECK_PUBLISH_RANGE=-5.6:-5.5 GELUCHECK_PUBLISH_KERNEL=erfc.f32
+    GELUCHECK_PUBLISH_RANGE=-5.6:-5.5 GELUCHECK_PUBLISH_KERNEL=erfc.f32 GELUCHECK_PUBLISH_POLL=0.5
 if [ "$mode" = local ]; then
     "$src/scripts/publish" --exhaustive libm || fail "scripts/publish --exhaustive: exit $?"
 else
