@@ -3,7 +3,7 @@
 it was made, the machine, the libraries, and the headline findings, each a table of the
 kernels that show it.  Standard library only.
 
-    published_summary.py RESULT.json --date D --command C --seconds S > README.md
+    published_summary.py RESULT.json --date D --command C --seconds S [--regenerate CMD] > README.md
 
 Every number printed here is a number in RESULT.json; nothing is hand-written.
 """
@@ -273,18 +273,23 @@ def main():
     ap.add_argument('--date', required=True)
     ap.add_argument('--command', required=True)
     ap.add_argument('--seconds', required=True)
+    ap.add_argument('--regenerate', default='scripts/publish',
+                    help='the command that writes this folder again')
+    ap.add_argument('--where', default='on this machine', help='where it ran')
+    ap.add_argument('--note', action='append', default=[], help='one more line under command')
     a = ap.parse_args()
     with open(a.result) as f:
         r = json.load(f)
     env, tool, kernels = r['environment'], r['tool'], r['kernels']
     out = ['# Published audit, %s\n' % a.date,
-           'Written by `scripts/publish` (regenerate: `scripts/publish`); never edited by '
+           'Written by `scripts/publish` (regenerate: `%s`); never edited by '
            'hand.  The full report is [report.md](report.md) (plots in plots/); the data is '
            'result.json.xz (`xz -dk result.json.xz`, then `gelucheck report result.json '
            '--report DIR` rebuilds the report from it, report.html with its plots embedded '
-           'included).\n',
-           '- command: `%s` (policy %s, seed %s, reference %s; %s s on this machine)'
-           % (a.command, r['policy']['name'], r['seed'], r['reference'], a.seconds),
+           'included).\n' % a.regenerate,
+           '- command: `%s` (policy %s, seed %s, reference %s; %s s %s)'
+           % (a.command, r['policy']['name'], r['seed'], r['reference'], a.seconds, a.where),
+           ] + ['- %s' % n for n in a.note] + [
            '- gelucheck %s (geluref %s, MPFR %s)' % (tool['version'], tool['geluref'],
                                                    tool['mpfr']),
            '- CPU: %s; flags: %s' % (env['cpu'], ', '.join(env['cpu_flags'])),
