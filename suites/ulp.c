@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "measure_hp.h"
+#include "ulp_fused.h"
 #include "ulp_run.h"
 
 /* Default --samples (random inputs of the stratified sweep).  Measured with `gelucheck run
@@ -186,22 +187,21 @@ struct ulp_prev {
     int pass;
 };
 
-/* Input i (a->x[i], output a->y[i]), measured as *m (rep: m is the previous input's
- * measurement but for x, gs_measure_n), into the statistics (the item's per-region ones when
- * local), judged, and measured against the exact function when the kernel has one.  Returns
- * 0, or 1 when the reference failed (recorded). */
-static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, size_t i,
-                   struct gs_meas *m, int rep, struct ulp_prev *p)
+/* Input x with output y, measured as *m (rep: m is the previous input's measurement but for
+ * x, gs_measure_n), into the statistics (the item's per-region ones when local), judged, and
+ * measured against the exact function when the kernel has one and exact is set (else the
+ * fused pass did that, ulp_fused.h).  Returns 0, or 1 when the reference failed (recorded). */
+static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, uint64_t x,
+                   uint64_t y, struct gs_meas *m, int rep, int exact, struct ulp_prev *p)
 {
     struct gs_ctx *c = u->c;
-    uint64_t x = a->x[i];
     enum gs_region rg = region_of(c->dt, x);
     size_t bin = (x & ~u->sh.sign) < u->sh.inf_mag ? ulp_binade_index(&u->sh, x) : 0;
     /* the same measurement as the previous input (rep, across blocks too) at a larger x, into
      * the same statistics: counts only (gs_errstat_add_repeat), and the same judgement
      * (gs_policy_judge does not read x), so nothing to record when it passed.  A rule range's
      * run (the deep tail) costs little this way. */
-    int again = i > 0 && rep && x > p->x && rg == p->rg && bin == p->bin;
+    int again = rep && x > p->x && rg == p->rg && bin == p->bin;
     if (again && rg < GS_N_REGIONS) {
         if (local) {
             gs_errstat_add_repeat(&a->loc[rg], m);
@@ -227,8 +227,8 @@ static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, 
     p->x = x;
     p->rg = rg;
     p->bin = bin;
-    if (u->exact) {
-        enum geluref_status es = gs_measure(c->ref[t], u->exact, c->dt, x, a->y[i], m);
+    if (u->exact && exact) {
+        enum geluref_status es = gs_measure(c->ref[t], u->exact, c->dt, x, y, m);
         if (es != GELUREF_OK) {
             gs_ut_internal(c, "ulp", x, es);
             return 1;
@@ -388,7 +388,7 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
             last = m;
             have_last = 1;
         }
-        if (account(u, a, t, 1, q, &m, rep, p) != 0)
+        if (account(u, a, t, 1, x, a->y[q], &m, rep, 1, p) != 0)
             return (size_t)-1;
     }
     if (counted) {
@@ -399,6 +399,141 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
     }
     p->rg = GS_R_NONE; /* the next input is not a repeat of one counted here */
     return e;
+}
+
+/* ---- the fused pass (binary32): measurements decided from the double tier ----
+ * ulp_fused.h decides from an enclosure of f(x) what measure.c would compute from the value
+ * rounded to odd: the roundings, cr, faithful, cr_distance, the defect, and intervals holding
+ * the three errors.  An input is then accounted here without that value when all of it is
+ * certain: the policy's verdict (gs_policy_judge: passed for any error in the intervals, or
+ * failed while its finding cannot enter the worst list, gs_findings_count_unkept) and the
+ * statistics (every error interval below the maximum the item's statistics hold, so that
+ * add_max would keep them: gs_errstat_count; a relative error of exactly 1 ties with a kept 1
+ * of a smaller x, which stays ahead).  The maxima only grow, so what is below them now is
+ * below them at the end, whatever order the other inputs are accounted in (counts add up,
+ * findings and maxima merge order-independently: errstat.c, findings.c).  Anything else is
+ * measured in full (account()); the exact function's measurement of an approximation kernel
+ * shares the pass: the same inputs, outputs, regions and loop, its enclosure from the same
+ * call.  The result is the same bit for bit: tests/suites/test_ulp_fused.c checks the
+ * decisions against gs_measure, and the sweep tests compare whole results with --reference
+ * mpfr, which takes no fused pass. */
+
+/* Whether fm's errors cannot move st's maxima (input x, later than those kept). */
+static inline int fused_below_max(const struct gs_errstat *st, const struct gs_fused_meas *fm,
+                                  uint64_t x)
+{
+    return fm->ulp_hi < st->max_ulp && fm->abs_hi < st->max_abs &&
+           (fm->rel_hi < st->max_rel ||
+            (fm->rel_one && st->max_rel == 1.0 && st->max_rel_x < x));
+}
+
+/* The kernel's own measurement of (x, y) against e, accounted when certain (1), else 0 and
+ * nothing done. */
+static inline int fused_own(const struct gs_ctx *c, struct ulp_acc *a,
+                            const struct geluref_encl *e, uint64_t x, uint64_t y,
+                            enum gs_region rg)
+{
+    struct gs_fused_meas fm;
+    if (!gs_fused_measure_f32(e, y, &fm))
+        return 0;
+    struct gs_errstat *st = &a->loc[rg];
+    if (!fused_below_max(st, &fm, x))
+        return 0;
+    if (!fm.cr) { /* defect ulp_exceeded: gs_policy_judge's test, certain either way */
+        const struct gs_policy_values *v = &c->pv;
+        int pass = -1;
+        if (v->abs_tol > 0) {
+            if (fm.abs_hi <= v->abs_tol)
+                pass = 1;
+            else if (!(fm.abs_lo > v->abs_tol))
+                return 0;
+        }
+        if (pass < 0 && v->accuracy_domain == GS_DOMAIN_NORMAL &&
+            fm.want_class != GS_WANT_NORMAL)
+            pass = 1;
+        if (pass < 0) {
+            if ((double)fm.cr_distance > v->max_cr_distance || (v->faithful && !fm.faithful) ||
+                fm.ulp_lo > v->max_ulp)
+                pass = 0;
+            else if (fm.ulp_hi <= v->max_ulp)
+                pass = 1;
+            else
+                return 0;
+        }
+        if (!pass && !gs_findings_count_unkept(&a->f, GS_K_ULP_EXCEEDED, rg, fm.ulp_hi))
+            return 0;
+    }
+    gs_errstat_count(st, fm.cr, fm.faithful, fm.cr_distance);
+    return 1;
+}
+
+/* The exact function's measurement (no judgement), accounted when certain. */
+static inline int fused_exact(struct gs_errstat *st, const struct geluref_encl *e, uint64_t x,
+                              uint64_t y)
+{
+    struct gs_fused_meas fm;
+    if (!gs_fused_measure_f32(e, y, &fm) || !fused_below_max(st, &fm, x))
+        return 0;
+    gs_errstat_count(st, fm.cr, fm.faithful, fm.cr_distance);
+    return 1;
+}
+
+/* Inputs i0 .. i0 + k - 1 of a local binary32 item: the fused pass, then the full
+ * measurement of the rest.  Returns 0, or 1 when the reference failed (recorded). */
+static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t i0, size_t k,
+                       struct ulp_prev *p)
+{
+    struct gs_ctx *c = u->c;
+    double xd[ULP_MEAS_BLOCK];
+    struct geluref_encl en[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK];
+    unsigned char ok[ULP_MEAS_BLOCK], okx[ULP_MEAS_BLOCK], fex[ULP_MEAS_BLOCK];
+    uint64_t fx[ULP_MEAS_BLOCK], fy[ULP_MEAS_BLOCK];
+    struct gs_meas mb[ULP_MEAS_BLOCK];
+    unsigned char rep[ULP_MEAS_BLOCK];
+    for (size_t q = 0; q < k; q++)
+        xd[q] = value_of_x(GELUREF_F32, a->x[i0 + q]);
+    geluref_enclose_n(c->func, xd, k, en, ok);
+    if (u->exact)
+        geluref_enclose_n(u->exact, xd, k, ex, okx);
+    size_t nfull = 0;
+    uint64_t decided = 0;
+    for (size_t q = 0; q < k; q++) {
+        uint64_t x = a->x[i0 + q], y = a->y[i0 + q];
+        enum gs_region rg = region_of(GELUREF_F32, x);
+        int exd = !u->exact || (okx[q] && fused_exact(&a->ex_loc[rg], &ex[q], x, y));
+        if (ok[q] && fused_own(c, a, &en[q], x, y, rg)) {
+            decided++;
+            if (!exd) {
+                struct gs_meas m;
+                enum geluref_status es = gs_measure(c->ref[t], u->exact, c->dt, x, y, &m);
+                if (es != GELUREF_OK) {
+                    gs_ut_internal(c, "ulp", x, es);
+                    return 1;
+                }
+                gs_errstat_add(&a->ex_loc[rg], &m);
+            }
+            continue;
+        }
+        fx[nfull] = x;
+        fy[nfull] = y;
+        fex[nfull] = !exd;
+        nfull++;
+    }
+    gs_ref_add_fused(c->ref[t], decided);
+    if (nfull == 0)
+        return 0;
+    size_t bad = 0;
+    enum geluref_status rs =
+        gs_measure_n(c->ref[t], c->func, c->dt, fx, fy, nfull, mb, rep, &bad);
+    size_t good = rs == GELUREF_OK ? nfull : bad;
+    for (size_t j = 0; j < good; j++)
+        if (account(u, a, t, 1, fx[j], fy[j], &mb[j], rep[j], fex[j], p) != 0)
+            return 1;
+    if (rs != GELUREF_OK) {
+        gs_ut_internal(c, "ulp", fx[bad], rs);
+        return 1;
+    }
+    return 0;
 }
 
 /* Blocks measured in full after a block whose last input starts no run, before the next try
@@ -445,8 +580,20 @@ static int work(void *arg, unsigned t, uint64_t j)
     unsigned char rep[ULP_MEAS_BLOCK];
     struct ulp_prev prev = { 0, GS_R_NONE, 0, 0 };
     unsigned retry = 0;
+    int fused = local && c->dt == GELUREF_F32 && gs_ref_is_fast(c->ref[t]);
     for (size_t i0 = 0; i0 < n;) {
         size_t k = n - i0 < ULP_MEAS_BLOCK ? n - i0 : ULP_MEAS_BLOCK, bad = 0;
+        if (fused) {
+            if (i0 - reported >= 1024) { /* a batch takes a second or more: report within it */
+                gs_ut_progress_add(&u->prog, t, i0 - reported);
+                reported = i0;
+            }
+            if (fused_block(u, a, t, i0, k, &prev) != 0) {
+                atomic_store(&u->stop, 1);
+                return 1;
+            }
+            goto next_block;
+        }
         enum geluref_status rs =
             gs_measure_n(c->ref[t], c->func, c->dt, a->x + i0, a->y + i0, k, mb, rep, &bad);
         size_t good = rs == GELUREF_OK ? k : bad;
@@ -456,7 +603,7 @@ static int work(void *arg, unsigned t, uint64_t j)
                 gs_ut_progress_add(&u->prog, t, i - reported);
                 reported = i;
             }
-            if (account(u, a, t, local, i, &mb[q], rep[q], &prev) != 0) {
+            if (account(u, a, t, local, a->x[i], a->y[i], &mb[q], rep[q], 1, &prev) != 0) {
                 atomic_store(&u->stop, 1);
                 return 1;
             }
@@ -466,6 +613,7 @@ static int work(void *arg, unsigned t, uint64_t j)
             atomic_store(&u->stop, 1);
             return 1;
         }
+    next_block:
         i0 += k;
         /* a rule's run after this block (local items only: their inputs share a binade) */
         struct ulp_tmpl tp;

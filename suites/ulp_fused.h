@@ -1,0 +1,132 @@
+/* ulp_fused.h: the binary32 ulp sweep's measurement decided from a cheap enclosure of f(x)
+ * (geluref_enclose_n, the reference's double tier) instead of the value rounded to odd
+ * (private to ulp.c and its tests).
+ *
+ * measure.c measures an output y against V, f(x) rounded to odd at P = 40 bits.  With an
+ * enclosure f(x) in (m - err, m + err) 2^e (err <= 2^-40 |m|), most of that measurement
+ * follows without V:
+ *  - the binade of f(x) when the enclosure does not cross a power of two: its ulp 2^k,
+ *    k = max(E, -126) - 23, which is V's too (rounding to odd never leaves the binade);
+ *  - in units of 2^k the enclosure is (ms - es, ms + es); when it holds no integer, f(x) lies
+ *    between the binary32 values n 2^k and (n + 1) 2^k (n = floor): RD and RU; when it also
+ *    holds no n + 1/2, RN.  f(x) is never one of these points (transcendental at every
+ *    finite nonzero x; a zero x never comes here), so the decision is the exact one;
+ *  - hence cr, faithful, cr_distance, want and want_class exactly as measure.c computes them
+ *    (its pos_of differences, its class_of), and the defect: none when y = RN, else
+ *    ulp_exceeded for a finite nonzero y of f(x)'s sign (the only case taken here: NaN,
+ *    infinite, zero or wrong-signed outputs are left to the full measurement);
+ *  - the ulp error measure.c computes, RN(|y 2^-k - V 2^-k|) (errors(): one rounding,
+ *    cl = 0 for binary32), lies within es + mv of |y 2^-k - ms| rounded, mv bounding
+ *    |V - f(x)| 2^-k: V is within one 40-bit unit of f(x), 2^(E-39), which is 2^-16 units of
+ *    2^k for a normal result and below ms 2^-38 for a subnormal one; the computed |ys - ms|
+ *    rounds by u, and RN is monotone, so [ulp_lo, ulp_hi] below holds it (margins 2^-50);
+ *  - the absolute error is that ulp error times 2^k (errors()'s first branch, taken for
+ *    ulp >= 2^-900, which holds: the result is at least 2^-850 units here, and |y - V| is at
+ *    least one 40-bit unit of V), exact or one rounding into the subnormal doubles (2^-1074);
+ *    the relative error that over V 2^-k, V 2^-k within ms +- (es + mv), one rounding; when
+ *    y = 0 (= RN) it is |V|/|V| = 1 exactly (rel_one).
+ * tests/suites/test_ulp_fused.c compares every decided field and interval with gs_measure on
+ * random inputs and outputs of every function. */
+#ifndef GELUCHECK_ULP_FUSED_H
+#define GELUCHECK_ULP_FUSED_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "suites.h"
+
+struct gs_fused_meas {
+    uint64_t want;          /* RN(f(x)) bits */
+    int cr, faithful, want_class;
+    int64_t cr_distance;
+    double ulp_lo, ulp_hi;  /* the ulp error measure.c computes lies in [ulp_lo, ulp_hi] */
+    double abs_lo, abs_hi, rel_lo, rel_hi;
+    int rel_one;            /* the relative error is exactly 1 (y = RN = 0) */
+};
+
+/* 2^k for a normal double's exponent k (-1022 <= k <= 1023). */
+static inline double gs_fused_pow2(int64_t k)
+{
+    uint64_t b = (uint64_t)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* 1 with *fm set when the enclosure e decides the measurement of binary32 output y (bits) for
+ * input x, 0 when the full measurement must be taken. */
+static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
+                                       struct gs_fused_meas *fm)
+{
+    double am = fabs(e->m);
+    int neg = e->m < 0;
+    uint64_t mb;
+    memcpy(&mb, &am, sizeof mb);
+    int64_t em = (int64_t)(mb >> 52) - 1023; /* |m| in [2^em, 2^(em+1)): m normal */
+    if (em == -1023 || em == 1024)
+        return 0;
+    int64_t E = em + e->e; /* |m| 2^e in [2^E, 2^(E+1)) */
+    if (E > 127 || E < -1000)
+        return 0;
+    int64_t k = (E > -126 ? E : -126) - 23;
+    int64_t sh = e->e - k;
+    if (sh < -1000 || sh > 1000)
+        return 0;
+    double sc = gs_fused_pow2(sh); /* ms, es exact (normal doubles) */
+    double ms = am * sc, es = e->err * sc;
+    double lo = ms - es, hi = ms + es; /* in units of 2^k; exact up to u, the margins below */
+    if (!(ms >= 0x1p-850))
+        return 0;
+    if (E >= -126 ? !(lo >= 0x1p23 && hi < 0x1p24) : !(hi < 0x1p23))
+        return 0; /* the binade is not certain */
+    double n = (double)(int64_t)lo; /* floor: 0 < lo < 2^24 */
+    if (!(lo > n && hi < n + 1))
+        return 0; /* RD and RU not decided */
+    int up;
+    if (lo - n > 0.5)
+        up = 1;
+    else if (hi - n < 0.5)
+        up = 0;
+    else
+        return 0; /* RN not decided */
+    uint64_t base = (uint64_t)(k + 149) << 23, rz = base + (uint64_t)n, ra = rz + 1;
+    uint64_t rn = up ? ra : rz;
+    if (rn >= 0x7f800000u)
+        return 0;
+    uint64_t sign = neg ? 0x80000000u : 0;
+    uint64_t ymag = y & 0x7fffffffu;
+    if (ymag >= 0x7f800000u)
+        return 0; /* NaN or infinite output */
+    fm->want = sign | rn;
+    fm->cr = y == fm->want;
+    if (!fm->cr && (ymag == 0 || (y & 0x80000000u) != sign))
+        return 0; /* a zero or wrong-signed output: flush, ftz, wrong_sign, signed_zero */
+    uint64_t rd = sign | (neg ? ra : rz), ru = sign | (neg ? rz : ra);
+    fm->faithful = y == rd || y == ru;
+    fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
+    fm->want_class = rn == 0 ? GS_WANT_ZERO : rn < 0x00800000u ? GS_WANT_SUBNORMAL
+                                                              : GS_WANT_NORMAL;
+    uint32_t yb = (uint32_t)ymag;
+    float yf;
+    memcpy(&yf, &yb, sizeof yf);
+    double ys = (double)yf * gs_fused_pow2(-k); /* exact: -149 <= k <= 104 */
+    double d = fabs(ys - ms);
+    double mv = E >= -126 ? 0x1p-16 : ms * 0x1p-38;
+    double w = es + mv;
+    fm->ulp_lo = (d - w) * (1 - 0x1p-50);
+    fm->ulp_hi = (d + w) * (1 + 0x1p-50);
+    double p2k = gs_fused_pow2(k);
+    fm->abs_lo = fm->ulp_lo * p2k * (1 - 0x1p-50) - 0x1p-1074;
+    fm->abs_hi = fm->ulp_hi * p2k * (1 + 0x1p-50) + 0x1p-1074;
+    fm->rel_one = ymag == 0; /* y = RN = +-0 here */
+    if (fm->rel_one) {
+        fm->rel_lo = fm->rel_hi = 1.0;
+    } else {
+        fm->rel_lo = fm->ulp_lo / (ms + w) * (1 - 0x1p-50);
+        fm->rel_hi = fm->ulp_hi / (ms - w) * (1 + 0x1p-50);
+    }
+    return 1;
+}
+
+#endif
