@@ -439,15 +439,17 @@ static inline int fused_own(const struct gs_ctx *c, struct ulp_acc *a,
     struct gs_errstat *st = &a->loc[rg];
     if (!fused_below_max(st, &fm, x))
         return 0;
-    if (!fm.cr) { /* defect ulp_exceeded: gs_policy_judge's test, certain either way */
+    if (fm.defect != GS_K_NONE) { /* gs_policy_judge's tests, certain either way */
         const struct gs_policy_values *v = &c->pv;
         int pass = -1;
-        if (v->abs_tol > 0) {
+        if (fm.defect != GS_K_SIGNED_ZERO && v->abs_tol > 0) { /* within_tol */
             if (fm.abs_hi <= v->abs_tol)
                 pass = 1;
             else if (!(fm.abs_lo > v->abs_tol))
                 return 0;
         }
+        if (pass < 0 && fm.defect != GS_K_ULP_EXCEEDED)
+            pass = 0; /* signed_zero, wrong_sign, premature_flush, ftz */
         if (pass < 0 && v->accuracy_domain == GS_DOMAIN_NORMAL &&
             fm.want_class != GS_WANT_NORMAL)
             pass = 1;
@@ -460,7 +462,8 @@ static inline int fused_own(const struct gs_ctx *c, struct ulp_acc *a,
             else
                 return 0;
         }
-        if (!pass && !gs_findings_count_unkept(&a->f, GS_K_ULP_EXCEEDED, rg, fm.ulp_hi))
+        /* the finding's score is its ulp error (gs_ut_judge_meas), finite here */
+        if (!pass && !gs_findings_count_unkept(&a->f, fm.defect, rg, fm.ulp_hi))
             return 0;
     }
     gs_errstat_count(st, fm.cr, fm.faithful, fm.cr_distance);

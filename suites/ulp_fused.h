@@ -12,9 +12,9 @@
  *    holds no n + 1/2, RN.  f(x) is never one of these points (transcendental at every
  *    finite nonzero x; a zero x never comes here), so the decision is the exact one;
  *  - hence cr, faithful, cr_distance, want and want_class exactly as measure.c computes them
- *    (its pos_of differences, its class_of), and the defect: none when y = RN, else
- *    ulp_exceeded for a finite nonzero y of f(x)'s sign (the only case taken here: NaN,
- *    infinite, zero or wrong-signed outputs are left to the full measurement);
+ *    (its pos_of differences, its class_of), for every finite output, and the defect by
+ *    measure.c's defect() (its tests read only these fields and the signs); NaN and
+ *    infinite outputs are not decided;
  *  - the ulp error measure.c computes, RN(|y 2^-k - V 2^-k|) (errors(): one rounding,
  *    cl = 0 for binary32), lies within es + mv of |y 2^-k - ms| rounded, mv bounding
  *    |V - f(x)| 2^-k: V is within one 40-bit unit of f(x), 2^(E-39), which is 2^-16 units of
@@ -24,7 +24,7 @@
  *    ulp >= 2^-900, which holds: the result is at least 2^-850 units here, and |y - V| is at
  *    least one 40-bit unit of V), exact or one rounding into the subnormal doubles (2^-1074);
  *    the relative error that over V 2^-k, V 2^-k within ms +- (es + mv), one rounding; when
- *    y = 0 (= RN) it is |V|/|V| = 1 exactly (rel_one).
+ *    y = +-0 it is |V|/|V| = 1 exactly (rel_one).  A y of the other sign is |y| + |f| away.
  * tests/suites/test_ulp_fused.c compares every decided field and interval with gs_measure on
  * random inputs and outputs of every function. */
 #ifndef GELUCHECK_ULP_FUSED_H
@@ -42,7 +42,9 @@ struct gs_fused_meas {
     int64_t cr_distance;
     double ulp_lo, ulp_hi;  /* the ulp error measure.c computes lies in [ulp_lo, ulp_hi] */
     double abs_lo, abs_hi, rel_lo, rel_hi;
-    int rel_one;            /* the relative error is exactly 1 (y = RN = 0) */
+    int rel_one;            /* the relative error is exactly 1 (y = 0) */
+    int simple;             /* the defect is none (cr) or ulp_exceeded; else another kind */
+    enum gs_kind defect;    /* measure.c's defect() */
 };
 
 /* 2^k for a normal double's exponent k (-1022 <= k <= 1023). */
@@ -100,18 +102,37 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
         return 0; /* NaN or infinite output */
     fm->want = sign | rn;
     fm->cr = y == fm->want;
-    if (!fm->cr && (ymag == 0 || (y & 0x80000000u) != sign))
-        return 0; /* a zero or wrong-signed output: flush, ftz, wrong_sign, signed_zero */
-    uint64_t rd = sign | (neg ? ra : rz), ru = sign | (neg ? rz : ra);
-    fm->faithful = y == rd || y == ru;
-    fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
+    int same_sign = (y & 0x80000000u) == sign;
+    /* the defect: none, or ulp_exceeded for a finite nonzero output of f(x)'s sign; a zero
+     * or wrong-signed output has another (flush, ftz, wrong_sign, signed_zero) */
+    fm->simple = fm->cr || (ymag != 0 && same_sign);
+    /* measure.c's positions: pos = +-magnitude by the sign, +0 and -0 both 0 */
+    int64_t py = same_sign ? (int64_t)ymag : -(int64_t)ymag;
+    int64_t prn = (int64_t)rn, prd = (int64_t)(neg ? ra : rz), pru = (int64_t)(neg ? rz : ra);
+    /* in f(x)'s orientation (positions negated for a negative f): RD and RU are rz and ra in
+     * some order, and faithfulness asks for either */
+    fm->faithful = py == prd || py == pru;
+    fm->cr_distance = py > prn ? py - prn : prn - py;
     fm->want_class = rn == 0 ? GS_WANT_ZERO : rn < 0x00800000u ? GS_WANT_SUBNORMAL
                                                               : GS_WANT_NORMAL;
+    /* measure.c's defect() for a finite output and a finite nonzero f(x), in its order */
+    if (fm->cr)
+        fm->defect = GS_K_NONE;
+    else if (ymag != 0 && !same_sign)
+        fm->defect = GS_K_WRONG_SIGN;
+    else if (ymag == 0 && fm->want_class == GS_WANT_NORMAL)
+        fm->defect = GS_K_PREMATURE_FLUSH;
+    else if (ymag == 0 && fm->want_class == GS_WANT_SUBNORMAL && !fm->faithful)
+        fm->defect = GS_K_FTZ;
+    else if (ymag == 0 && rn == 0)
+        fm->defect = GS_K_SIGNED_ZERO;
+    else
+        fm->defect = GS_K_ULP_EXCEEDED;
     uint32_t yb = (uint32_t)ymag;
     float yf;
     memcpy(&yf, &yb, sizeof yf);
     double ys = (double)yf * gs_fused_pow2(-k); /* exact: -149 <= k <= 104 */
-    double d = fabs(ys - ms);
+    double d = same_sign ? fabs(ys - ms) : ys + ms; /* |y - f| 2^-k with signs */
     double mv = E >= -126 ? 0x1p-16 : ms * 0x1p-38;
     double w = es + mv;
     fm->ulp_lo = (d - w) * (1 - 0x1p-50);
@@ -119,7 +140,7 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
     double p2k = gs_fused_pow2(k);
     fm->abs_lo = fm->ulp_lo * p2k * (1 - 0x1p-50) - 0x1p-1074;
     fm->abs_hi = fm->ulp_hi * p2k * (1 + 0x1p-50) + 0x1p-1074;
-    fm->rel_one = ymag == 0; /* y = RN = +-0 here */
+    fm->rel_one = ymag == 0;
     if (fm->rel_one) {
         fm->rel_lo = fm->rel_hi = 1.0;
     } else {

@@ -1,10 +1,10 @@
 /* The ulp sweep's fused measurement (suites/ulp_fused.h: a binary32 measurement decided from
  * the reference's double tier, geluref_enclose_n) against gs_measure (the value rounded to
  * odd, here by the MPFR path as well as the fast path): wherever gs_fused_measure_f32 decides,
- * want, cr, faithful, cr_distance and want_class must be gs_measure's, the output finite,
- * nonzero unless correctly rounded and of f(x)'s sign (so the defect is none or
- * ulp_exceeded, as gs_measure's), and gs_measure's ulp, absolute and relative errors must lie
- * in the decided intervals (exactly 1 where rel_one says so).  Inputs: random binary32 bit
+ * want, cr, faithful, cr_distance, want_class and the defect must be gs_measure's, where
+ * "simple" says so the defect must be none or ulp_exceeded (which, by cr), and gs_measure's
+ * ulp, absolute and relative errors must lie in the decided intervals (exactly 1 where
+ * rel_one says so).  Inputs: random binary32 bit
  * patterns and values uniform in [-32, 32] of every function (both signs, every binade);
  * outputs: RN(f(x)) and its neighbours up to 20 positions away, the zeros, a random pattern.
  *   default: 3000 inputs of each kind per function, the fast path;
@@ -57,19 +57,20 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
         assert_int_equal(gs_measure(ref, f, GELUREF_F32, x, y, &m), GELUREF_OK);
         int ok_fields = fm.want == m.want && fm.cr == m.cr && fm.faithful == m.faithful &&
                         fm.cr_distance == m.cr_distance && fm.want_class == m.want_class &&
-                        m.defect == (m.cr ? GS_K_NONE : GS_K_ULP_EXCEEDED);
+                        fm.defect == m.defect &&
+                        (!fm.simple || m.defect == (m.cr ? GS_K_NONE : GS_K_ULP_EXCEEDED));
         int ok_errs = m.ulp >= fm.ulp_lo && m.ulp <= fm.ulp_hi && m.abs_err >= fm.abs_lo &&
                       m.abs_err <= fm.abs_hi && m.rel_err >= fm.rel_lo &&
                       m.rel_err <= fm.rel_hi && (!fm.rel_one || m.rel_err == 1.0);
         if (!ok_fields || !ok_errs)
             fail_msg("%s x=0x%08llx y=0x%08llx: fused want 0x%llx cr %d faithful %d dist %lld "
                      "class %d ulp [%a, %a] rel [%a, %a]; gs_measure want 0x%llx cr %d faithful "
-                     "%d dist %lld class %d defect %d ulp %a abs %a rel %a",
+                     "%d dist %lld class %d defect %d (fused %d) ulp %a abs %a rel %a",
                      geluref_func_name(f), (unsigned long long)x, (unsigned long long)y,
                      (unsigned long long)fm.want, fm.cr, fm.faithful, (long long)fm.cr_distance,
                      fm.want_class, fm.ulp_lo, fm.ulp_hi, fm.rel_lo, fm.rel_hi,
                      (unsigned long long)m.want, m.cr, m.faithful, (long long)m.cr_distance,
-                     m.want_class, (int)m.defect, m.ulp, m.abs_err, m.rel_err);
+                     m.want_class, (int)m.defect, (int)fm.defect, m.ulp, m.abs_err, m.rel_err);
     }
 }
 
