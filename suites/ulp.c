@@ -418,13 +418,32 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
  * decisions against gs_measure, and the sweep tests compare whole results with --reference
  * mpfr, which takes no fused pass. */
 
-/* Whether fm's errors cannot move st's maxima (input x, later than those kept). */
+/* Whether fm's errors cannot move st's maxima (input x, later than those kept): the upper
+ * ends of the error intervals (ulp_fused.h) below them; the relative one without the
+ * quotient: uh (1 + 2^-48) < max_rel (ms - w) (1 - 2^-48), each side within 2u of its real
+ * value, puts gs_fused_rel_hi strictly below max_rel. */
 static inline int fused_below_max(const struct gs_errstat *st, const struct gs_fused_meas *fm,
                                   uint64_t x)
 {
-    return fm->ulp_hi < st->max_ulp && fm->abs_hi < st->max_abs &&
-           (fm->rel_hi < st->max_rel ||
-            (fm->rel_one && st->max_rel == 1.0 && st->max_rel_x < x));
+    double uh = gs_fused_ulp_hi(fm);
+    if (!(uh < st->max_ulp && uh * fm->p2k * (1 + 0x1p-50) + 0x1p-1074 < st->max_abs))
+        return 0;
+    if (fm->rel_one)
+        return st->max_rel > 1.0 || (st->max_rel == 1.0 && st->max_rel_x < x);
+    return uh * (1 + 0x1p-48) < st->max_rel * (fm->ms - fm->w) * (1 - 0x1p-48);
+}
+
+/* gs_errstat_count, the histogram's first buckets inline. */
+static inline void fused_count(struct gs_errstat *st, const struct gs_fused_meas *fm)
+{
+    if (fm->cr_distance <= 1) {
+        st->points++;
+        st->cr += fm->cr != 0;
+        st->faithful += fm->faithful != 0;
+        st->hist[fm->cr_distance]++; /* the buckets "0" and "1" (errstat.c) */
+    } else {
+        gs_errstat_count(st, fm->cr, fm->faithful, fm->cr_distance);
+    }
 }
 
 /* The kernel's own measurement of (x, y) against e, accounted when certain (1), else 0 and
@@ -434,7 +453,10 @@ static inline int fused_own(const struct gs_ctx *c, struct ulp_acc *a,
                             enum gs_region rg)
 {
     struct gs_fused_meas fm;
-    if (!gs_fused_measure_f32(e, y, &fm))
+    int r = gs_fused_measure_f32_fast(e, y, &fm);
+    if (r < 0)
+        r = gs_fused_measure_f32(e, y, &fm);
+    if (!r)
         return 0;
     struct gs_errstat *st = &a->loc[rg];
     if (!fused_below_max(st, &fm, x))
@@ -443,9 +465,9 @@ static inline int fused_own(const struct gs_ctx *c, struct ulp_acc *a,
         const struct gs_policy_values *v = &c->pv;
         int pass = -1;
         if (fm.defect != GS_K_SIGNED_ZERO && v->abs_tol > 0) { /* within_tol */
-            if (fm.abs_hi <= v->abs_tol)
+            if (gs_fused_abs_hi(&fm) <= v->abs_tol)
                 pass = 1;
-            else if (!(fm.abs_lo > v->abs_tol))
+            else if (!(gs_fused_abs_lo(&fm) > v->abs_tol))
                 return 0;
         }
         if (pass < 0 && fm.defect != GS_K_ULP_EXCEEDED)
@@ -455,18 +477,18 @@ static inline int fused_own(const struct gs_ctx *c, struct ulp_acc *a,
             pass = 1;
         if (pass < 0) {
             if ((double)fm.cr_distance > v->max_cr_distance || (v->faithful && !fm.faithful) ||
-                fm.ulp_lo > v->max_ulp)
+                gs_fused_ulp_lo(&fm) > v->max_ulp)
                 pass = 0;
-            else if (fm.ulp_hi <= v->max_ulp)
+            else if (gs_fused_ulp_hi(&fm) <= v->max_ulp)
                 pass = 1;
             else
                 return 0;
         }
         /* the finding's score is its ulp error (gs_ut_judge_meas), finite here */
-        if (!pass && !gs_findings_count_unkept(&a->f, fm.defect, rg, fm.ulp_hi))
+        if (!pass && !gs_findings_count_unkept(&a->f, fm.defect, rg, gs_fused_ulp_hi(&fm)))
             return 0;
     }
-    gs_errstat_count(st, fm.cr, fm.faithful, fm.cr_distance);
+    fused_count(st, &fm);
     return 1;
 }
 
@@ -475,9 +497,12 @@ static inline int fused_exact(struct gs_errstat *st, const struct geluref_encl *
                               uint64_t y)
 {
     struct gs_fused_meas fm;
-    if (!gs_fused_measure_f32(e, y, &fm) || !fused_below_max(st, &fm, x))
+    int r = gs_fused_measure_f32_fast(e, y, &fm);
+    if (r < 0)
+        r = gs_fused_measure_f32(e, y, &fm);
+    if (!r || !fused_below_max(st, &fm, x))
         return 0;
-    gs_errstat_count(st, fm.cr, fm.faithful, fm.cr_distance);
+    fused_count(st, &fm);
     return 1;
 }
 

@@ -40,12 +40,40 @@ struct gs_fused_meas {
     uint64_t want;          /* RN(f(x)) bits */
     int cr, faithful, want_class;
     int64_t cr_distance;
-    double ulp_lo, ulp_hi;  /* the ulp error measure.c computes lies in [ulp_lo, ulp_hi] */
-    double abs_lo, abs_hi, rel_lo, rel_hi;
-    int rel_one;            /* the relative error is exactly 1 (y = 0) */
-    int simple;             /* the defect is none (cr) or ulp_exceeded; else another kind */
     enum gs_kind defect;    /* measure.c's defect() */
+    int simple;             /* the defect is none (cr) or ulp_exceeded */
+    int rel_one;            /* the relative error is exactly 1 (y = +-0) */
+    double d, w;            /* |y - f(x)| 2^-k ~ d within w (the intervals below) */
+    double ms, p2k;         /* |f(x)| 2^-k ~ ms; 2^k */
 };
+
+/* The ulp error measure.c computes lies in [gs_fused_ulp_lo, gs_fused_ulp_hi], the absolute
+ * error in [gs_fused_abs_lo, gs_fused_abs_hi], the relative error in [gs_fused_rel_lo,
+ * gs_fused_rel_hi] (1 exactly when rel_one). */
+static inline double gs_fused_ulp_lo(const struct gs_fused_meas *fm)
+{
+    return (fm->d - fm->w) * (1 - 0x1p-50);
+}
+static inline double gs_fused_ulp_hi(const struct gs_fused_meas *fm)
+{
+    return (fm->d + fm->w) * (1 + 0x1p-50);
+}
+static inline double gs_fused_abs_lo(const struct gs_fused_meas *fm)
+{
+    return gs_fused_ulp_lo(fm) * fm->p2k * (1 - 0x1p-50) - 0x1p-1074;
+}
+static inline double gs_fused_abs_hi(const struct gs_fused_meas *fm)
+{
+    return gs_fused_ulp_hi(fm) * fm->p2k * (1 + 0x1p-50) + 0x1p-1074;
+}
+static inline double gs_fused_rel_lo(const struct gs_fused_meas *fm)
+{
+    return fm->rel_one ? 1.0 : gs_fused_ulp_lo(fm) / (fm->ms + fm->w) * (1 - 0x1p-50);
+}
+static inline double gs_fused_rel_hi(const struct gs_fused_meas *fm)
+{
+    return fm->rel_one ? 1.0 : gs_fused_ulp_hi(fm) / (fm->ms - fm->w) * (1 + 0x1p-50);
+}
 
 /* 2^k for a normal double's exponent k (-1022 <= k <= 1023). */
 static inline double gs_fused_pow2(int64_t k)
@@ -82,7 +110,8 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
         return 0;
     if (E >= -126 ? !(lo >= 0x1p23 && hi < 0x1p24) : !(hi < 0x1p23))
         return 0; /* the binade is not certain */
-    double n = (double)(int64_t)lo; /* floor: 0 < lo < 2^24 */
+    int64_t ni = (int64_t)lo; /* floor: 0 < lo < 2^24 */
+    double n = (double)ni;
     if (!(lo > n && hi < n + 1))
         return 0; /* RD and RU not decided */
     int up;
@@ -92,7 +121,7 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
         up = 0;
     else
         return 0; /* RN not decided */
-    uint64_t base = (uint64_t)(k + 149) << 23, rz = base + (uint64_t)n, ra = rz + 1;
+    uint64_t base = (uint64_t)(k + 149) << 23, rz = base + (uint64_t)ni, ra = rz + 1;
     uint64_t rn = up ? ra : rz;
     if (rn >= 0x7f800000u)
         return 0;
@@ -132,21 +161,75 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
     float yf;
     memcpy(&yf, &yb, sizeof yf);
     double ys = (double)yf * gs_fused_pow2(-k); /* exact: -149 <= k <= 104 */
-    double d = same_sign ? fabs(ys - ms) : ys + ms; /* |y - f| 2^-k with signs */
-    double mv = E >= -126 ? 0x1p-16 : ms * 0x1p-38;
-    double w = es + mv;
-    fm->ulp_lo = (d - w) * (1 - 0x1p-50);
-    fm->ulp_hi = (d + w) * (1 + 0x1p-50);
-    double p2k = gs_fused_pow2(k);
-    fm->abs_lo = fm->ulp_lo * p2k * (1 - 0x1p-50) - 0x1p-1074;
-    fm->abs_hi = fm->ulp_hi * p2k * (1 + 0x1p-50) + 0x1p-1074;
+    fm->d = same_sign ? fabs(ys - ms) : ys + ms; /* |y - f| 2^-k with signs */
+    fm->w = es + (E >= -126 ? 0x1p-16 : ms * 0x1p-38);
+    fm->ms = ms;
+    fm->p2k = gs_fused_pow2(k);
     fm->rel_one = ymag == 0;
-    if (fm->rel_one) {
-        fm->rel_lo = fm->rel_hi = 1.0;
-    } else {
-        fm->rel_lo = fm->ulp_lo / (ms + w) * (1 - 0x1p-50);
-        fm->rel_hi = fm->ulp_hi / (ms - w) * (1 + 0x1p-50);
+    return 1;
+}
+
+/* gs_fused_measure_f32 for the common case, in fewer operations: a normal result
+ * (E >= -126: ms is |m|'s significand scaled to [2^23, 2^24), k = E - 23, base
+ * (E + 126) 2^23) and an output that is RN or a nonzero value of f(x)'s sign in f(x)'s
+ * binade (then y 2^-k = ymag - base exactly: the significand with its implicit bit).  The
+ * same fields and values (tests/suites/test_ulp_fused.c compares them); -1 when the case is
+ * not this one (the caller asks gs_fused_measure_f32), 0 when the enclosure does not decide,
+ * 1 when *fm is set. */
+static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64_t y,
+                                            struct gs_fused_meas *fm)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
+    int64_t E = em + e->e;
+    if (E < -126 || E > 127 || em == -1023 || em == 1024)
+        return -1;
+    /* |m| 2^(23 - em): the exponent field replaced, exact */
+    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
+    double ms;
+    memcpy(&ms, &msb, sizeof ms);
+    double es = e->err * gs_fused_pow2(23 - em);
+    double lo = ms - es, hi = ms + es;
+    if (!(lo >= 0x1p23 && hi < 0x1p24))
+        return 0;
+    int64_t ni = (int64_t)lo;
+    double n = (double)ni;
+    if (!(lo > n && hi < n + 1))
+        return 0;
+    int up;
+    if (lo - n > 0.5)
+        up = 1;
+    else if (hi - n < 0.5)
+        up = 0;
+    else
+        return 0;
+    uint64_t base = (uint64_t)(E + 126) << 23, rn = base + (uint64_t)ni + (uint64_t)up;
+    if (rn >= 0x7f800000u)
+        return 0;
+    uint64_t sign = (mb >> 63) << 31;
+    fm->want = sign | rn;
+    fm->want_class = GS_WANT_NORMAL;
+    fm->ms = ms;
+    fm->w = es + 0x1p-16;
+    fm->p2k = gs_fused_pow2(E - 23);
+    fm->rel_one = 0;
+    fm->simple = 1;
+    if (y == fm->want) {
+        fm->cr = fm->faithful = 1;
+        fm->cr_distance = 0;
+        fm->defect = GS_K_NONE;
+        fm->d = fabs((double)(ni + up) - ms);
+        return 1;
     }
+    uint64_t ymag = y & 0x7fffffffu;
+    if ((y & 0x80000000u) != sign || (ymag >> 23) != (uint64_t)(E + 127))
+        return -1; /* another sign, binade, a zero, NaN or infinity */
+    fm->cr = 0;
+    fm->faithful = ymag == base + (uint64_t)ni || ymag == base + (uint64_t)ni + 1;
+    fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
+    fm->defect = GS_K_ULP_EXCEEDED;
+    fm->d = fabs((double)(ymag - base) - ms);
     return 1;
 }
 

@@ -580,7 +580,7 @@ enum gr_fx_kind GR_FAST_ENTRY(enum geluref_func f, double x, int prec, struct gr
 static int encl_value(double m, int64_t e, double rel, struct geluref_encl *o)
 {
     rel *= 1.01;
-    if (!(rel < 0x1p-40) || m == 0 || !isfinite(m))
+    if (!(rel < 0x1p-40) || m == 0 || !(fabs(m) <= 0x1.fffffffffffffp+1023))
         return -1;
     o->m = m;
     o->e = e;
