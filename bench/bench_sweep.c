@@ -264,6 +264,8 @@ static void print(const char *label, const struct figure *f)
         printf("  fallback %.2e", (double)f->fast_miss / (double)(f->fast + f->fast_miss + 1e-300));
     if (f->run_inputs)
         printf("  in runs %.1f%%", 100.0 * (double)f->run_inputs / (double)f->points);
+    if (f->fused)
+        printf("  fused %.1f%%", 100.0 * (double)f->fused / (double)f->points);
     if (f->worker_cpu_s > 0 || f->worker_rss_mib > 0)
         printf("  worker cpu %.2f s, %.1f MiB", f->worker_cpu_s, f->worker_rss_mib);
     printf("\n");

@@ -397,7 +397,7 @@ static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
  * absolute error ea a of the exponent is a relative error < 1.01 ea a of w.  a <= 2048 (the
  * exp's range) is |x| <= 30.6 for the tanh form and 1203 for the sigmoid; beyond, |f| <
  * 2^-2800 for x < 0 (TINY) and f = x (1 - d), d < 2^-2800, for x > 0 (saturation). */
-static dd tanh_arg(double z, double *ea)
+static inline __attribute__((always_inline)) dd tanh_arg(double z, double *ea)
 {
     dd z2 = two_prod(z, z);
     dd t = dd_add_d(dd_mul(z2, gr_fast_tanh_c), 1.0);       /* 1 + c2 z^2: 4u^2 + 2u^2 + 2^-106 */
@@ -406,7 +406,7 @@ static dd tanh_arg(double z, double *ea)
     return dd_make(2 * t.hi, 2 * t.lo);                      /* exact */
 }
 
-static dd sigmoid_arg(double z, double *ea)
+static inline __attribute__((always_inline)) dd sigmoid_arg(double z, double *ea)
 {
     *ea = 3 * U2;
     return dd_mul_d(gr_fast_sigmoid_c, z);
@@ -576,8 +576,10 @@ enum gr_fx_kind GR_FAST_ENTRY(enum geluref_func f, double x, int prec, struct gr
 #define GR_FAST_ENCL_N gr_fast_encl_n_generic
 #endif
 #define UD 0x1p-53 /* u */
+/* each function's evaluation inlined into its batch loop (GR_FAST_ENCL_N) */
+#define ENCL_INLINE __attribute__((always_inline))
 
-static int encl_value(double m, int64_t e, double rel, struct geluref_encl *o)
+static inline ENCL_INLINE int encl_value(double m, int64_t e, double rel, struct geluref_encl *o)
 {
     rel *= 1.01;
     if (!(rel < 0x1p-40) || m == 0 || !(fabs(m) <= 0x1.fffffffffffffp+1023))
@@ -591,7 +593,7 @@ static int encl_value(double m, int64_t e, double rel, struct geluref_encl *o)
 /* phi(z) = g 2^-q: y = z^2/2 exactly (two_prod, halved; |z| >= 2^-500), E within 3.1u, the
  * constant 1/sqrt(2 pi) and the product u each: 5.1u. */
 #define ENCL_EPS_G (5.1 * UD)
-static double encl_gauss(double z, int64_t *q)
+static inline ENCL_INLINE double encl_gauss(double z, int64_t *q)
 {
     dd y = two_prod(z, z);
     y = dd_make(y.hi * 0.5, y.lo * 0.5);
@@ -603,7 +605,7 @@ static double encl_gauss(double z, int64_t *q)
  * u |t| <= u/64; |M'| <= 1 on [0, inf) and M(w) >= 1/(w + 1) (Birnbaum), so the argument's
  * error d (with w's own error e_w) moves M by at most (|d| + e_w)(w + 1) relatively; the
  * polynomial at the computed t is within 3.7u of M there.  The caller charges the argument. */
-static double encl_mills_dd(dd w)
+static inline ENCL_INLINE double encl_mills_dd(dd w)
 {
     int i = (int)nearbyint(w.hi * 32.0);
     double t = (w.hi - i * 0x1p-5) + w.lo;
@@ -621,7 +623,7 @@ static double encl_mills_dd(dd w)
  *  M at it: 3.7u, plus the argument's error (u/64 (1.01) + 2^-100)(w + 1) <= 0.61u (w <= 37);
  *  sqrt(2/pi).hi u, two products 2u: 10.41u; charged 10.6u. */
 #define ENCL_EPS_ERFC (10.6 * UD)
-static double encl_erfc_pos(double z, int64_t *q)
+static inline ENCL_INLINE double encl_erfc_pos(double z, int64_t *q)
 {
     dd w = dd_mul_d(gr_fast_sqrt2, z);
     dd y = two_prod(z, z);
@@ -629,7 +631,7 @@ static double encl_erfc_pos(double z, int64_t *q)
     return e * encl_mills_dd(w) * gr_fast_sqrt_2_pi.hi;
 }
 
-static int encl_gelu(double x, struct geluref_encl *o)
+static inline ENCL_INLINE int encl_gelu(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
     if (z <= GELU_SERIES_X) {
@@ -659,7 +661,7 @@ static int encl_gelu(double x, struct geluref_encl *o)
 /* Phi(x): x < 0, g M(z) 2^-q: 5.1u + 3.7u + the product u = 9.8u; x > 0, 1 - s with
  * s = Phi(-z) <= 1/2 within 9.8u s <= 9.8u (1 - s) (s's subnormal rounding < 2^-1022), the
  * subtraction u: 10.8u. */
-static int encl_normcdf(double x, struct geluref_encl *o)
+static inline ENCL_INLINE int encl_normcdf(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
     if (z > 60)
@@ -672,7 +674,7 @@ static int encl_normcdf(double x, struct geluref_encl *o)
     return encl_value(1 - s, 0, 10.8 * UD, o);
 }
 
-static int encl_normpdf(double x, struct geluref_encl *o)
+static inline ENCL_INLINE int encl_normpdf(double x, struct geluref_encl *o)
 {
     if (fabs(x) > 60)
         return -1;
@@ -683,7 +685,7 @@ static int encl_normpdf(double x, struct geluref_encl *o)
 
 /* erfc: x > 0 as encl_erfc_pos; x < 0, 2 - s with s = erfc(z) <= 1 within 10.6u s <=
  * 10.6u (2 - s) (s's subnormal rounding < 2^-1022 against 2 - s >= 1), the subtraction u. */
-static int encl_erfc(double x, struct geluref_encl *o)
+static inline ENCL_INLINE int encl_erfc(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
     if (z > 26)
@@ -704,7 +706,7 @@ static int encl_erfc(double x, struct geluref_encl *o)
  *  products: 3.3u, charged 3.5u.
  * Above: 1 - s, s = erfc(z) within 10.6u s (encl_erfc_pos), the subtraction u: relative
  *  10.6u s/(1 - s) + u (s/(1 - s) <= 14 at z >= 2^-4). */
-static int encl_erf(double x, struct geluref_encl *o)
+static inline ENCL_INLINE int encl_erf(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
     if (z < 0x1p-4) {
@@ -729,7 +731,7 @@ static int encl_erf(double x, struct geluref_encl *o)
  * near |x| = 0.7518 leaves the enclosure to the general path.
  * x < 0: g D with g within 5.1u and the product u.
  * x > 0: s = g D 2^-q within (5.1u + u + eD) |s|, the sum 1 + s rounds by u |f|, f >= 1/2. */
-static int encl_gelu_grad(double x, struct geluref_encl *o)
+static inline ENCL_INLINE int encl_gelu_grad(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
     if (z > 60)
@@ -757,7 +759,7 @@ static int encl_gelu_grad(double x, struct geluref_encl *o)
  * 15u^2) or 1.702 |x| (sigmoid_arg, 3u^2) as a double-double; an absolute error eta = ea a of
  * the exponent is a relative 1.01 eta of w (a <= 2048: eta < 2^-80); E within 3.1u:
  * ew = 3.1u + 1.01 ea a. */
-static double encl_weight(double z, int tanh_form, int64_t *q, double *ew)
+static inline ENCL_INLINE double encl_weight(double z, int tanh_form, int64_t *q, double *ew)
 {
     double ea;
     dd a = tanh_form ? tanh_arg(z, &ea) : sigmoid_arg(z, &ea);
@@ -771,7 +773,7 @@ static double encl_weight(double z, int tanh_form, int64_t *q, double *ew)
  * against 1 + W >= 1), d = 1 + W within ew W/d + u, the quotient u.
  * x w/(1 + w) for x < 0: (x E / d) 2^-q: ew, d's error, the product and the quotient u
  * each. */
-static int encl_approx(double x, int tanh_form, struct geluref_encl *o)
+static inline ENCL_INLINE int encl_approx(double x, int tanh_form, struct geluref_encl *o)
 {
     double z = fabs(x);
     if (z > (tanh_form ? 30.0 : 1200.0))
@@ -797,7 +799,7 @@ static int encl_approx(double x, int tanh_form, struct geluref_encl *o)
  * x < 0: r = A/d: 8u + ed + u; b = 1 + r (negative A: cancels near x = -0.75): absolute
  *  er |r| + u |b|, relative to b over |b| (1.01 below 2^-40, else no enclosure);
  *  f = (E/d) b 2^-q: ew + ed + u + eb + u. */
-static int encl_tanh_grad(double x, struct geluref_encl *o)
+static inline ENCL_INLINE int encl_tanh_grad(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
     if (z > 30)
