@@ -446,114 +446,119 @@ static inline void fused_count(struct gs_errstat *st, const struct gs_fused_meas
     }
 }
 
-/* The kernel's own measurement of (x, y) against e, accounted when certain (1), else 0 and
- * nothing done. */
-static inline int fused_own(const struct gs_ctx *c, struct ulp_acc *a,
-                            const struct geluref_encl *e, uint64_t x, uint64_t y,
-                            enum gs_region rg)
+/* gs_fused_measure_f32, its common case first. */
+static inline int fused_measure(const struct geluref_encl *e, uint64_t y,
+                                struct gs_fused_meas *fm)
 {
-    struct gs_fused_meas fm;
-    int r = gs_fused_measure_f32_fast(e, y, &fm);
-    if (r < 0)
-        r = gs_fused_measure_f32(e, y, &fm);
-    if (!r)
-        return 0;
-    struct gs_errstat *st = &a->loc[rg];
-    if (!fused_below_max(st, &fm, x))
-        return 0;
-    if (fm.defect != GS_K_NONE) { /* gs_policy_judge's tests, certain either way */
-        const struct gs_policy_values *v = &c->pv;
-        int pass = -1;
-        if (fm.defect != GS_K_SIGNED_ZERO && v->abs_tol > 0) { /* within_tol */
-            if (gs_fused_abs_hi(&fm) <= v->abs_tol)
-                pass = 1;
-            else if (!(gs_fused_abs_lo(&fm) > v->abs_tol))
-                return 0;
-        }
-        if (pass < 0 && fm.defect != GS_K_ULP_EXCEEDED)
-            pass = 0; /* signed_zero, wrong_sign, premature_flush, ftz */
-        if (pass < 0 && v->accuracy_domain == GS_DOMAIN_NORMAL &&
-            fm.want_class != GS_WANT_NORMAL)
-            pass = 1;
-        if (pass < 0) {
-            if ((double)fm.cr_distance > v->max_cr_distance || (v->faithful && !fm.faithful) ||
-                gs_fused_ulp_lo(&fm) > v->max_ulp)
-                pass = 0;
-            else if (gs_fused_ulp_hi(&fm) <= v->max_ulp)
-                pass = 1;
-            else
-                return 0;
-        }
-        /* the finding's score is its ulp error (gs_ut_judge_meas), finite here */
-        if (!pass && !gs_findings_count_unkept(&a->f, fm.defect, rg, gs_fused_ulp_hi(&fm)))
-            return 0;
+    int r = gs_fused_measure_f32_fast(e, y, fm);
+    return r < 0 ? gs_fused_measure_f32(e, y, fm) : r;
+}
+
+/* The policy's verdict on a decided measurement (gs_policy_judge's tests, with the error
+ * intervals): 1 passed, 0 failed, -1 not certain. */
+static inline int fused_judge(const struct gs_policy_values *v, const struct gs_fused_meas *fm)
+{
+    if (fm->defect == GS_K_NONE)
+        return 1;
+    if (fm->defect != GS_K_SIGNED_ZERO && v->abs_tol > 0) { /* within_tol */
+        if (gs_fused_abs_hi(fm) <= v->abs_tol)
+            return 1;
+        if (!(gs_fused_abs_lo(fm) > v->abs_tol))
+            return -1;
     }
-    fused_count(st, &fm);
-    return 1;
-}
-
-/* The exact function's measurement (no judgement), accounted when certain. */
-static inline int fused_exact(struct gs_errstat *st, const struct geluref_encl *e, uint64_t x,
-                              uint64_t y)
-{
-    struct gs_fused_meas fm;
-    int r = gs_fused_measure_f32_fast(e, y, &fm);
-    if (r < 0)
-        r = gs_fused_measure_f32(e, y, &fm);
-    if (!r || !fused_below_max(st, &fm, x))
+    if (fm->defect != GS_K_ULP_EXCEEDED)
+        return 0; /* signed_zero, wrong_sign, premature_flush, ftz */
+    if (v->accuracy_domain == GS_DOMAIN_NORMAL && fm->want_class != GS_WANT_NORMAL)
+        return 1;
+    if ((double)fm->cr_distance > v->max_cr_distance || (v->faithful && !fm->faithful) ||
+        gs_fused_ulp_lo(fm) > v->max_ulp)
         return 0;
-    fused_count(st, &fm);
-    return 1;
+    return gs_fused_ulp_hi(fm) <= v->max_ulp ? 1 : -1;
 }
 
-/* Inputs i0 .. i0 + k - 1 of a local binary32 item: the fused pass, then the full
- * measurement of the rest.  Returns 0, or 1 when the reference failed (recorded). */
-static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t i0, size_t k,
-                       struct ulp_prev *p)
+/* The state of an input's measurement (the kernel's own, the exact function's) in a block. */
+enum { FS_FULL = 0, FS_DECIDED, FS_PICKED, FS_DONE };
+
+struct fused_state {
+    struct gs_fused_meas fm[ULP_MEAS_BLOCK], fx[ULP_MEAS_BLOCK];
+    unsigned char own[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK], failed[ULP_MEAS_BLOCK];
+    unsigned char rg[ULP_MEAS_BLOCK];
+};
+
+/* Among the block's decided measurements (st[q] = FS_DECIDED), the one of the largest lower
+ * bound of error kind which (0 ulp, 1 abs, 2 rel), if it could move the maximum of that kind
+ * of its statistics: picked to be measured in full first (FS_PICKED), so that the maxima hold
+ * the block's largest errors before the others are tested against them.  Where a kernel's
+ * errors grow along the sweep (a tail), each input would otherwise be a new maximum. */
+static void fused_pick_max(struct ulp_acc *a, const struct gs_fused_meas *fm, unsigned char *st,
+                           const unsigned char *rg, size_t k, int exact, int which,
+                           const uint64_t *x)
+{
+    size_t best = k;
+    double bv = -INFINITY;
+    for (size_t q = 0; q < k; q++) {
+        if (st[q] != FS_DECIDED)
+            continue;
+        double v = which == 0 ? gs_fused_ulp_lo(&fm[q])
+                   : which == 1 ? gs_fused_abs_lo(&fm[q]) : gs_fused_rel_lo(&fm[q]);
+        if (v > bv) {
+            bv = v;
+            best = q;
+        }
+    }
+    if (best == k)
+        return;
+    const struct gs_errstat *s = exact ? &a->ex_loc[rg[best]] : &a->loc[rg[best]];
+    if (!fused_below_max(s, &fm[best], x[best]))
+        st[best] = FS_PICKED;
+}
+
+/* The exact function's measurement of (x, y) in full, into the item's statistics. */
+static int exact_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, uint64_t x, uint64_t y,
+                      enum gs_region rg)
+{
+    struct gs_meas m;
+    enum geluref_status es = gs_measure(u->c->ref[t], u->exact, u->c->dt, x, y, &m);
+    if (es != GELUREF_OK) {
+        gs_ut_internal(u->c, "ulp", x, es);
+        return 1;
+    }
+    gs_errstat_add(&a->ex_loc[rg], &m);
+    return 0;
+}
+
+/* The inputs q of the block whose own measurement is in state want, measured in full (the
+ * exact function's too where its state is FS_FULL or FS_PICKED); the exact function's alone
+ * where only it is in state want.  Returns 0, or 1 when the reference failed (recorded). */
+static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct fused_state *fs,
+                      const uint64_t *x, const uint64_t *y, size_t k, unsigned char want,
+                      struct ulp_prev *p)
 {
     struct gs_ctx *c = u->c;
-    double xd[ULP_MEAS_BLOCK];
-    struct geluref_encl en[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK];
-    unsigned char ok[ULP_MEAS_BLOCK], okx[ULP_MEAS_BLOCK], fex[ULP_MEAS_BLOCK];
     uint64_t fx[ULP_MEAS_BLOCK], fy[ULP_MEAS_BLOCK];
+    unsigned char fex[ULP_MEAS_BLOCK], rep[ULP_MEAS_BLOCK];
     struct gs_meas mb[ULP_MEAS_BLOCK];
-    unsigned char rep[ULP_MEAS_BLOCK];
-    for (size_t q = 0; q < k; q++)
-        xd[q] = value_of_x(GELUREF_F32, a->x[i0 + q]);
-    geluref_enclose_n(c->func, xd, k, en, ok);
-    if (u->exact)
-        geluref_enclose_n(u->exact, xd, k, ex, okx);
-    size_t nfull = 0;
-    uint64_t decided = 0;
+    size_t n = 0;
     for (size_t q = 0; q < k; q++) {
-        uint64_t x = a->x[i0 + q], y = a->y[i0 + q];
-        enum gs_region rg = region_of(GELUREF_F32, x);
-        int exd = !u->exact || (okx[q] && fused_exact(&a->ex_loc[rg], &ex[q], x, y));
-        if (ok[q] && fused_own(c, a, &en[q], x, y, rg)) {
-            decided++;
-            if (!exd) {
-                struct gs_meas m;
-                enum geluref_status es = gs_measure(c->ref[t], u->exact, c->dt, x, y, &m);
-                if (es != GELUREF_OK) {
-                    gs_ut_internal(c, "ulp", x, es);
-                    return 1;
-                }
-                gs_errstat_add(&a->ex_loc[rg], &m);
-            }
-            continue;
+        int ex_here = u->exact && (fs->ex[q] == want || fs->ex[q] == FS_FULL);
+        if (fs->own[q] == want) {
+            fx[n] = x[q];
+            fy[n] = y[q];
+            fex[n++] = (unsigned char)ex_here;
+            fs->own[q] = FS_DONE;
+            if (ex_here)
+                fs->ex[q] = FS_DONE;
+        } else if (u->exact && fs->ex[q] == want) {
+            if (exact_full(u, a, t, x[q], y[q], (enum gs_region)fs->rg[q]) != 0)
+                return 1;
+            fs->ex[q] = FS_DONE;
         }
-        fx[nfull] = x;
-        fy[nfull] = y;
-        fex[nfull] = !exd;
-        nfull++;
     }
-    gs_ref_add_fused(c->ref[t], decided);
-    if (nfull == 0)
+    if (n == 0)
         return 0;
     size_t bad = 0;
-    enum geluref_status rs =
-        gs_measure_n(c->ref[t], c->func, c->dt, fx, fy, nfull, mb, rep, &bad);
-    size_t good = rs == GELUREF_OK ? nfull : bad;
+    enum geluref_status rs = gs_measure_n(c->ref[t], c->func, c->dt, fx, fy, n, mb, rep, &bad);
+    size_t good = rs == GELUREF_OK ? n : bad;
     for (size_t j = 0; j < good; j++)
         if (account(u, a, t, 1, fx[j], fy[j], &mb[j], rep[j], fex[j], p) != 0)
             return 1;
@@ -562,6 +567,97 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         return 1;
     }
     return 0;
+}
+
+/* Inputs i0 .. i0 + k - 1 of a local binary32 item.  Pass 1: the measurements the
+ * enclosures decide, and the policy's verdict where certain.  Pass 2: the few that could raise
+ * a maximum (fused_pick_max), and the failing ones of the largest errors that could enter a
+ * worst list (at most GS_WORST_K), picked.  Pass 3: the picked ones measured in full.
+ * Pass 4: the decided rest accounted where still certain (the maxima only grew).  Pass 5:
+ * everything else measured in full.  Returns 0, or 1 when the reference failed (recorded). */
+static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t i0, size_t k,
+                       struct ulp_prev *p)
+{
+    struct gs_ctx *c = u->c;
+    const struct gs_policy_values *v = &c->pv;
+    static _Thread_local struct fused_state fs;
+    double xd[ULP_MEAS_BLOCK];
+    struct geluref_encl en[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK];
+    unsigned char ok[ULP_MEAS_BLOCK], okx[ULP_MEAS_BLOCK];
+    const uint64_t *x = a->x + i0, *y = a->y + i0;
+    for (size_t q = 0; q < k; q++)
+        xd[q] = value_of_x(GELUREF_F32, x[q]);
+    geluref_enclose_n(c->func, xd, k, en, ok);
+    if (u->exact)
+        geluref_enclose_n(u->exact, xd, k, ex, okx);
+    /* pass 1 */
+    int some_failed = 0;
+    for (size_t q = 0; q < k; q++) {
+        fs.rg[q] = (unsigned char)region_of(GELUREF_F32, x[q]);
+        fs.own[q] = FS_FULL;
+        if (ok[q] && fused_measure(&en[q], y[q], &fs.fm[q])) {
+            int j = fused_judge(v, &fs.fm[q]);
+            if (j >= 0)
+                fs.own[q] = FS_DECIDED;
+            fs.failed[q] = (unsigned char)(j == 0);
+            some_failed |= j == 0;
+        }
+        fs.ex[q] = !u->exact ? FS_DONE
+                   : okx[q] && fused_measure(&ex[q], y[q], &fs.fx[q]) ? FS_DECIDED : FS_FULL;
+    }
+    /* pass 2 */
+    for (int w = 0; w < 3; w++) {
+        fused_pick_max(a, fs.fm, fs.own, fs.rg, k, 0, w, x);
+        if (u->exact)
+            fused_pick_max(a, fs.fx, fs.ex, fs.rg, k, 1, w, x);
+    }
+    for (int n = 0; some_failed && n < GS_WORST_K; n++) {
+        size_t best = k;
+        double bv = -INFINITY;
+        for (size_t q = 0; q < k; q++)
+            if (fs.own[q] == FS_DECIDED && fs.failed[q] && gs_fused_ulp_lo(&fs.fm[q]) > bv) {
+                bv = gs_fused_ulp_lo(&fs.fm[q]);
+                best = q;
+            }
+        if (best == k || !gs_findings_may_keep(&a->f, fs.fm[best].defect,
+                                               (enum gs_region)fs.rg[best],
+                                               gs_fused_ulp_hi(&fs.fm[best])))
+            break;
+        fs.own[best] = FS_PICKED;
+    }
+    /* pass 3 */
+    if (fused_full(u, a, t, &fs, x, y, k, FS_PICKED, p) != 0)
+        return 1;
+    /* pass 4 */
+    uint64_t decided = 0;
+    for (size_t q = 0; q < k; q++) {
+        enum gs_region rg = (enum gs_region)fs.rg[q];
+        if (fs.ex[q] == FS_DECIDED) {
+            struct gs_errstat *st = &a->ex_loc[rg];
+            if (fused_below_max(st, &fs.fx[q], x[q])) {
+                fused_count(st, &fs.fx[q]);
+                fs.ex[q] = FS_DONE;
+            } else {
+                fs.ex[q] = FS_FULL;
+            }
+        }
+        if (fs.own[q] == FS_DECIDED) {
+            struct gs_errstat *st = &a->loc[rg];
+            const struct gs_fused_meas *fm = &fs.fm[q];
+            if (fused_below_max(st, fm, x[q]) &&
+                (!fs.failed[q] ||
+                 gs_findings_count_unkept(&a->f, fm->defect, rg, gs_fused_ulp_hi(fm)))) {
+                fused_count(st, fm);
+                fs.own[q] = FS_DONE;
+                decided++;
+            } else {
+                fs.own[q] = FS_FULL;
+            }
+        }
+    }
+    gs_ref_add_fused(c->ref[t], decided);
+    /* pass 5 */
+    return fused_full(u, a, t, &fs, x, y, k, FS_FULL, p);
 }
 
 /* Blocks measured in full after a block whose last input starts no run, before the next try
