@@ -485,32 +485,68 @@ struct fused_state {
     unsigned char rg[ULP_MEAS_BLOCK];
 };
 
-/* Among the block's decided measurements (st[q] = FS_DECIDED), the one of the largest lower
- * bound of error kind which (0 ulp, 1 abs, 2 rel), if it could move the maximum of that kind
- * of its statistics: picked to be measured in full first (FS_PICKED), so that the maxima hold
- * the block's largest errors before the others are tested against them.  Where a kernel's
- * errors grow along the sweep (a tail), each input would otherwise be a new maximum. */
+/* Among the block's decided measurements (st[q] = FS_DECIDED), for each error kind (ulp,
+ * absolute, relative) the one of the largest lower bound, if it could move the maximum of that
+ * kind of its statistics: picked to be measured in full first (FS_PICKED), so that the maxima
+ * hold the block's largest errors before the others are tested against them.  Where a
+ * kernel's errors grow along the sweep (a tail), each input would otherwise be a new maximum.
+ * (The lower bounds are compared through monotone stand-ins: d - w for the ulp error, times
+ * 2^k for the absolute one, over ms + w for the relative one.) */
 static void fused_pick_max(struct ulp_acc *a, const struct gs_fused_meas *fm, unsigned char *st,
-                           const unsigned char *rg, size_t k, int exact, int which,
-                           const uint64_t *x)
+                           const unsigned char *rg, size_t k, int exact, const uint64_t *x)
 {
-    size_t best = k;
-    double bv = -INFINITY;
+    size_t best[3] = { k, k, k };
+    double bv[3] = { -INFINITY, -INFINITY, -INFINITY };
     for (size_t q = 0; q < k; q++) {
         if (st[q] != FS_DECIDED)
             continue;
-        double v = which == 0 ? gs_fused_ulp_lo(&fm[q])
-                   : which == 1 ? gs_fused_abs_lo(&fm[q]) : gs_fused_rel_lo(&fm[q]);
-        if (v > bv) {
-            bv = v;
-            best = q;
-        }
+        double lo = fm[q].d - fm[q].w;
+        double vv[3] = { lo, lo * fm[q].p2k, fm[q].rel_one ? 1.0 : lo / (fm[q].ms + fm[q].w) };
+        for (int w = 0; w < 3; w++)
+            if (vv[w] > bv[w]) {
+                bv[w] = vv[w];
+                best[w] = q;
+            }
     }
-    if (best == k)
-        return;
-    const struct gs_errstat *s = exact ? &a->ex_loc[rg[best]] : &a->loc[rg[best]];
-    if (!fused_below_max(s, &fm[best], x[best]))
-        st[best] = FS_PICKED;
+    for (int w = 0; w < 3; w++) {
+        size_t b = best[w];
+        if (b == k || st[b] != FS_DECIDED)
+            continue;
+        const struct gs_errstat *s = exact ? &a->ex_loc[rg[b]] : &a->loc[rg[b]];
+        if (!fused_below_max(s, &fm[b], x[b]))
+            st[b] = FS_PICKED;
+    }
+}
+
+/* The failing decided measurements of the GS_WORST_K largest lower ulp bounds that could
+ * enter their worst lists: picked (measured in full first, so that the lists hold the block's
+ * worst before the others are counted against them). */
+static void fused_pick_worst(struct ulp_acc *a, struct fused_state *fs, size_t k)
+{
+    size_t top[GS_WORST_K];
+    double tv[GS_WORST_K];
+    size_t n = 0;
+    for (size_t q = 0; q < k; q++) {
+        if (fs->own[q] != FS_DECIDED || !fs->failed[q])
+            continue;
+        double v = fs->fm[q].d - fs->fm[q].w;
+        if (n == GS_WORST_K && v <= tv[n - 1])
+            continue;
+        size_t i = n < GS_WORST_K ? n++ : n - 1;
+        while (i > 0 && tv[i - 1] < v) {
+            tv[i] = tv[i - 1];
+            top[i] = top[i - 1];
+            i--;
+        }
+        tv[i] = v;
+        top[i] = q;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct gs_fused_meas *fm = &fs->fm[top[i]];
+        if (gs_findings_may_keep(&a->f, fm->defect, (enum gs_region)fs->rg[top[i]],
+                                 gs_fused_ulp_hi(fm)))
+            fs->own[top[i]] = FS_PICKED;
+    }
 }
 
 /* The exact function's measurement of (x, y) in full, into the item's statistics. */
@@ -591,40 +627,38 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     if (u->exact)
         geluref_enclose_n(u->exact, xd, k, ex, okx);
     /* pass 1 */
-    int some_failed = 0;
+    int need_max = 0, need_worst = 0;
     for (size_t q = 0; q < k; q++) {
-        fs.rg[q] = (unsigned char)region_of(GELUREF_F32, x[q]);
+        enum gs_region rg = region_of(GELUREF_F32, x[q]);
+        fs.rg[q] = (unsigned char)rg;
         fs.own[q] = FS_FULL;
         if (ok[q] && fused_measure(&en[q], y[q], &fs.fm[q])) {
             int j = fused_judge(v, &fs.fm[q]);
-            if (j >= 0)
+            if (j >= 0) {
                 fs.own[q] = FS_DECIDED;
+                need_max |= !fused_below_max(&a->loc[rg], &fs.fm[q], x[q]);
+                need_worst |= j == 0 && gs_findings_may_keep(&a->f, fs.fm[q].defect, rg,
+                                                             gs_fused_ulp_hi(&fs.fm[q]));
+            }
             fs.failed[q] = (unsigned char)(j == 0);
-            some_failed |= j == 0;
         }
-        fs.ex[q] = !u->exact ? FS_DONE
-                   : okx[q] && fused_measure(&ex[q], y[q], &fs.fx[q]) ? FS_DECIDED : FS_FULL;
+        fs.ex[q] = FS_DONE;
+        if (u->exact) {
+            fs.ex[q] = FS_FULL;
+            if (okx[q] && fused_measure(&ex[q], y[q], &fs.fx[q])) {
+                fs.ex[q] = FS_DECIDED;
+                need_max |= !fused_below_max(&a->ex_loc[rg], &fs.fx[q], x[q]);
+            }
+        }
     }
     /* pass 2 */
-    for (int w = 0; w < 3; w++) {
-        fused_pick_max(a, fs.fm, fs.own, fs.rg, k, 0, w, x);
+    if (need_max) {
+        fused_pick_max(a, fs.fm, fs.own, fs.rg, k, 0, x);
         if (u->exact)
-            fused_pick_max(a, fs.fx, fs.ex, fs.rg, k, 1, w, x);
+            fused_pick_max(a, fs.fx, fs.ex, fs.rg, k, 1, x);
     }
-    for (int n = 0; some_failed && n < GS_WORST_K; n++) {
-        size_t best = k;
-        double bv = -INFINITY;
-        for (size_t q = 0; q < k; q++)
-            if (fs.own[q] == FS_DECIDED && fs.failed[q] && gs_fused_ulp_lo(&fs.fm[q]) > bv) {
-                bv = gs_fused_ulp_lo(&fs.fm[q]);
-                best = q;
-            }
-        if (best == k || !gs_findings_may_keep(&a->f, fs.fm[best].defect,
-                                               (enum gs_region)fs.rg[best],
-                                               gs_fused_ulp_hi(&fs.fm[best])))
-            break;
-        fs.own[best] = FS_PICKED;
-    }
+    if (need_worst)
+        fused_pick_worst(a, &fs, k);
     /* pass 3 */
     if (fused_full(u, a, t, &fs, x, y, k, FS_PICKED, p) != 0)
         return 1;
