@@ -421,10 +421,16 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
 /* Whether fm's errors cannot move st's maxima (input x, later than those kept): the upper
  * ends of the error intervals (ulp_fused.h) below them; the relative one without the
  * quotient: uh (1 + 2^-48) < max_rel (ms - w) (1 - 2^-48), each side within 2u of its real
- * value, puts gs_fused_rel_hi strictly below max_rel. */
+ * value, puts gs_fused_rel_hi strictly below max_rel.  Errors known exactly (exact_errs) may
+ * also equal a maximum kept for a smaller x: the tie keeps that one (errstat.c beats()), and
+ * it stays ahead of x whatever else is added, the final holder's x being at most its x. */
 static inline int fused_below_max(const struct gs_errstat *st, const struct gs_fused_meas *fm,
                                   uint64_t x)
 {
+    if (fm->exact_errs) /* measure.c's errors: add_max keeps st's unless one beats it */
+        return (fm->ulp < st->max_ulp || (fm->ulp == st->max_ulp && x > st->max_ulp_x)) &&
+               (fm->abs < st->max_abs || (fm->abs == st->max_abs && x > st->max_abs_x)) &&
+               (fm->rel < st->max_rel || (fm->rel == st->max_rel && x > st->max_rel_x));
     double uh = gs_fused_ulp_hi(fm);
     if (!(uh < st->max_ulp && uh * fm->p2k * (1 + 0x1p-50) + 0x1p-1074 < st->max_abs))
         return 0;
@@ -680,7 +686,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
             const struct gs_fused_meas *fm = &fs.fm[q];
             if (fused_below_max(st, fm, x[q]) &&
                 (!fs.failed[q] ||
-                 gs_findings_count_unkept(&a->f, fm->defect, rg, gs_fused_ulp_hi(fm)))) {
+                 gs_findings_count_unkept(&a->f, fm->defect, rg, gs_fused_ulp_hi(fm),
+                                          fm->exact_errs, x[q]))) {
                 fused_count(st, fm);
                 fs.own[q] = FS_DONE;
                 decided++;

@@ -45,6 +45,8 @@ struct gs_fused_meas {
     int rel_one;            /* the relative error is exactly 1 (y = +-0) */
     double d, w;            /* |y - f(x)| 2^-k ~ d within w (the intervals below) */
     double ms, p2k;         /* |f(x)| 2^-k ~ ms; 2^k */
+    int exact_errs;         /* V itself is known: ulp, abs, rel are measure.c's very errors */
+    double ulp, abs, rel;
 };
 
 /* The ulp error measure.c computes lies in [gs_fused_ulp_lo, gs_fused_ulp_hi], the absolute
@@ -52,27 +54,53 @@ struct gs_fused_meas {
  * gs_fused_rel_hi] (1 exactly when rel_one). */
 static inline double gs_fused_ulp_lo(const struct gs_fused_meas *fm)
 {
-    return (fm->d - fm->w) * (1 - 0x1p-50);
+    return fm->exact_errs ? fm->ulp : (fm->d - fm->w) * (1 - 0x1p-50);
 }
 static inline double gs_fused_ulp_hi(const struct gs_fused_meas *fm)
 {
-    return (fm->d + fm->w) * (1 + 0x1p-50);
+    return fm->exact_errs ? fm->ulp : (fm->d + fm->w) * (1 + 0x1p-50);
 }
 static inline double gs_fused_abs_lo(const struct gs_fused_meas *fm)
 {
-    return gs_fused_ulp_lo(fm) * fm->p2k * (1 - 0x1p-50) - 0x1p-1074;
+    return fm->exact_errs ? fm->abs : gs_fused_ulp_lo(fm) * fm->p2k * (1 - 0x1p-50) - 0x1p-1074;
 }
 static inline double gs_fused_abs_hi(const struct gs_fused_meas *fm)
 {
-    return gs_fused_ulp_hi(fm) * fm->p2k * (1 + 0x1p-50) + 0x1p-1074;
+    return fm->exact_errs ? fm->abs : gs_fused_ulp_hi(fm) * fm->p2k * (1 + 0x1p-50) + 0x1p-1074;
 }
 static inline double gs_fused_rel_lo(const struct gs_fused_meas *fm)
 {
-    return fm->rel_one ? 1.0 : gs_fused_ulp_lo(fm) / (fm->ms + fm->w) * (1 - 0x1p-50);
+    return fm->exact_errs ? fm->rel
+           : fm->rel_one  ? 1.0
+                          : gs_fused_ulp_lo(fm) / (fm->ms + fm->w) * (1 - 0x1p-50);
 }
 static inline double gs_fused_rel_hi(const struct gs_fused_meas *fm)
 {
-    return fm->rel_one ? 1.0 : gs_fused_ulp_hi(fm) / (fm->ms - fm->w) * (1 + 0x1p-50);
+    return fm->exact_errs ? fm->rel
+           : fm->rel_one  ? 1.0
+                          : gs_fused_ulp_hi(fm) / (fm->ms - fm->w) * (1 + 0x1p-50);
+}
+
+/* V itself where the enclosure f(x) 2^-k in [lo, hi] (open: (lo, hi)) of a normal result
+ * lies in one open cell between 40-bit numbers, (C, C + 1) 2^-16 in these units: V 2^-k =
+ * (C | 1) 2^-16, rounding to odd being the truncation with the last bit set.  Then the errors
+ * are measure.c's, computed by errors()'s very operations: ulp = |ys - a| with a = V 2^-k of
+ * f's sign and ys = y 2^-k of y's (one rounding; exact for nearby y), abs = ulp 2^k, rel =
+ * ulp / |a| (its first branch: ulp >= 2^-16 > 2^-900 since ys is an integer and a an odd
+ * multiple of 2^-16, V's exponent minus k is -16). */
+static inline void gs_fused_exact_errs(struct gs_fused_meas *fm, double lo, double hi, int open,
+                                       int neg, double ys_signed)
+{
+    double l16 = lo * 0x1p16, h16 = hi * 0x1p16; /* exact */
+    int64_t cl = (int64_t)l16;                   /* floor: 0 < l16 < 2^40 */
+    double c = (double)cl;
+    fm->exact_errs = open ? h16 <= c + 1 : (l16 > c && h16 < c + 1);
+    if (!fm->exact_errs)
+        return;
+    double a = (double)(cl | 1) * 0x1p-16;
+    fm->ulp = fabs(ys_signed - (neg ? -a : a));
+    fm->abs = fm->ulp * fm->p2k;
+    fm->rel = fm->ulp / a;
 }
 
 /* 2^k for a normal double's exponent k (-1022 <= k <= 1023). */
@@ -85,7 +113,9 @@ static inline double gs_fused_pow2(int64_t k)
 }
 
 /* 1 with *fm set when the enclosure e decides the measurement of binary32 output y (bits) for
- * input x, 0 when the full measurement must be taken. */
+ * input x, 0 when the full measurement must be taken.  A one-sided enclosure (e->side) is an
+ * open interval next to |m| 2^e, in the binade below when |m| is a power of two and the
+ * interval lies below it (f(x) is never |m| 2^e itself). */
 static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
                                        struct gs_fused_meas *fm)
 {
@@ -96,7 +126,10 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
     int64_t em = (int64_t)(mb >> 52) - 1023; /* |m| in [2^em, 2^(em+1)): m normal */
     if (em == -1023 || em == 1024)
         return 0;
+    int side = e->side;
     int64_t E = em + e->e; /* |m| 2^e in [2^E, 2^(E+1)) */
+    if (side < 0 && (mb & 0x000fffffffffffffu) == 0)
+        E--; /* just below a power of two: f(x) in the binade below */
     if (E > 127 || E < -1000)
         return 0;
     int64_t k = (E > -126 ? E : -126) - 23;
@@ -105,19 +138,24 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
         return 0;
     double sc = gs_fused_pow2(sh); /* ms, es exact (normal doubles) */
     double ms = am * sc, es = e->err * sc;
-    double lo = ms - es, hi = ms + es; /* in units of 2^k; exact up to u, the margins below */
+    /* f(x) 2^-k in [lo, hi] (side 0), or in the open interval (lo, hi) (one-sided); lo and
+     * hi are rounded, but compared only with integers and half-integers, which are doubles:
+     * rounding is monotone and keeps each on its side of such a number */
+    double lo = side > 0 ? ms : ms - es, hi = side < 0 ? ms : ms + es;
     if (!(ms >= 0x1p-850))
         return 0;
-    if (E >= -126 ? !(lo >= 0x1p23 && hi < 0x1p24) : !(hi < 0x1p23))
+    int open = side != 0;
+    if (E >= -126 ? !(lo >= 0x1p23 && (open ? hi <= 0x1p24 : hi < 0x1p24))
+                  : !(open ? hi <= 0x1p23 : hi < 0x1p23))
         return 0; /* the binade is not certain */
     int64_t ni = (int64_t)lo; /* floor: 0 < lo < 2^24 */
     double n = (double)ni;
-    if (!(lo > n && hi < n + 1))
+    if (open ? !(hi <= n + 1) : !(lo > n && hi < n + 1))
         return 0; /* RD and RU not decided */
     int up;
-    if (lo - n > 0.5)
+    if (open ? lo - n >= 0.5 : lo - n > 0.5)
         up = 1;
-    else if (hi - n < 0.5)
+    else if (open ? hi - n <= 0.5 : hi - n < 0.5)
         up = 0;
     else
         return 0; /* RN not decided */
@@ -166,10 +204,14 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
     fm->ms = ms;
     fm->p2k = gs_fused_pow2(k);
     fm->rel_one = ymag == 0;
+    fm->exact_errs = 0;
+    if (E >= -126)
+        gs_fused_exact_errs(fm, lo, hi, open, neg, (y & 0x80000000u) ? -ys : ys);
     return 1;
 }
 
-/* gs_fused_measure_f32 for the common case, in fewer operations: a normal result
+/* gs_fused_measure_f32 for the common case, in fewer operations: a two-sided enclosure of a
+ * normal result
  * (E >= -126: ms is |m|'s significand scaled to [2^23, 2^24), k = E - 23, base
  * (E + 126) 2^23) and an output that is RN or a nonzero value of f(x)'s sign in f(x)'s
  * binade (then y 2^-k = ymag - base exactly: the significand with its implicit bit).  The
@@ -183,7 +225,7 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
     memcpy(&mb, &e->m, sizeof mb);
     int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
     int64_t E = em + e->e;
-    if (E < -126 || E > 127 || em == -1023 || em == 1024)
+    if (E < -126 || E > 127 || em == -1023 || em == 1024 || e->side != 0)
         return -1;
     /* |m| 2^(23 - em): the exponent field replaced, exact */
     uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
@@ -219,7 +261,9 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
         fm->cr = fm->faithful = 1;
         fm->cr_distance = 0;
         fm->defect = GS_K_NONE;
-        fm->d = fabs((double)(ni + up) - ms);
+        double ys = (double)(ni + up);
+        fm->d = fabs(ys - ms);
+        gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), sign ? -ys : ys);
         return 1;
     }
     uint64_t ymag = y & 0x7fffffffu;
@@ -229,7 +273,9 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
     fm->faithful = ymag == base + (uint64_t)ni || ymag == base + (uint64_t)ni + 1;
     fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
     fm->defect = GS_K_ULP_EXCEEDED;
-    fm->d = fabs((double)(ymag - base) - ms);
+    double ys = (double)(ymag - base);
+    fm->d = fabs(ys - ms);
+    gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), sign ? -ys : ys);
     return 1;
 }
 

@@ -587,6 +587,21 @@ static inline ENCL_INLINE int encl_value(double m, int64_t e, double rel, struct
     o->m = m;
     o->e = e;
     o->err = rel * fabs(m) * (1 + 0x1p-40);
+    o->side = 0;
+    return 0;
+}
+
+/* The one-sided enclosures of saturation: f = c (1 + dir s) with 0 < s < 2^-44 (c exact,
+ * nonzero; dir = -1 toward 0, +1 away from it): |f| strictly between |c| and |c| (1 + dir
+ * 2^-44).  The callers take it where their computed s is below 2^-45: the true s is then
+ * below 2^-45 (1 + 16u) < 2^-44, and above 0 by the sign argued at each call. */
+#define ENCL_SIDE_S 0x1p-45
+static inline ENCL_INLINE int encl_side(double c, int dir, struct geluref_encl *o)
+{
+    o->m = c;
+    o->e = 0;
+    o->err = fabs(c) * 0x1p-44;
+    o->side = dir;
     return 0;
 }
 
@@ -617,12 +632,12 @@ static inline ENCL_INLINE double encl_mills_dd(dd w)
     return s;
 }
 
-/* erfc(z) = e^(-z^2) M(sqrt2 z) sqrt(2/pi) = m 2^-q, z in [2^-500, 26]:
+/* erfc(z) = e^(-z^2) M(sqrt2 z) sqrt(2/pi) = m 2^-q, z in [2^-500, 42.7]:
  *  z^2 exact (two_prod): E within 3.1u;
- *  w = sqrt2 z as dd_mul_d of the dd constant: within 2u^2 w + 2^-106 w < 2^-100 (w <= 36.8);
- *  M at it: 3.7u, plus the argument's error (u/64 (1.01) + 2^-100)(w + 1) <= 0.61u (w <= 37);
- *  sqrt(2/pi).hi u, two products 2u: 10.41u; charged 10.6u. */
-#define ENCL_EPS_ERFC (10.6 * UD)
+ *  w = sqrt2 z as dd_mul_d of the dd constant: within 2u^2 w + 2^-106 w < 2^-99 (w <= 60.4);
+ *  M at it: 3.7u, plus the argument's error (u/64 (1.01) + 2^-99)(w + 1) <= 0.98u (w <= 60.4);
+ *  sqrt(2/pi).hi u, two products 2u: 10.78u; charged 11u. */
+#define ENCL_EPS_ERFC (11 * UD)
 static inline ENCL_INLINE double encl_erfc_pos(double z, int64_t *q)
 {
     dd w = dd_mul_d(gr_fast_sqrt2, z);
@@ -655,6 +670,8 @@ static inline ENCL_INLINE int encl_gelu(double x, struct geluref_encl *o)
     if (x < 0)
         return encl_value(p * x, -q, 12 * UD, o);
     double s = q > 1100 ? 0.0 : dd_ldexp(p, (int)-q);
+    if (s < ENCL_SIDE_S) /* x (1 - Phi(-x)), Phi(-x) > 0 */
+        return encl_side(x, -1, o);
     return encl_value((1 - s) * x, 0, 12 * UD, o);
 }
 
@@ -671,6 +688,8 @@ static inline ENCL_INLINE int encl_normcdf(double x, struct geluref_encl *o)
     if (x < 0)
         return encl_value(p, -q, 9.8 * UD, o);
     double s = q > 1100 ? 0.0 : dd_ldexp(p, (int)-q);
+    if (s < ENCL_SIDE_S) /* 1 - Phi(-x), Phi(-x) > 0 */
+        return encl_side(1.0, -1, o);
     return encl_value(1 - s, 0, 10.8 * UD, o);
 }
 
@@ -683,18 +702,20 @@ static inline ENCL_INLINE int encl_normpdf(double x, struct geluref_encl *o)
     return encl_value(g, -q, ENCL_EPS_G, o);
 }
 
-/* erfc: x > 0 as encl_erfc_pos; x < 0, 2 - s with s = erfc(z) <= 1 within 10.6u s <=
- * 10.6u (2 - s) (s's subnormal rounding < 2^-1022 against 2 - s >= 1), the subtraction u. */
+/* erfc: x > 0 as encl_erfc_pos; x < 0, 2 - s with s = erfc(z) <= 1 within 11u s <=
+ * 11u (2 - s) (s's subnormal rounding < 2^-1022 against 2 - s >= 1), the subtraction u. */
 static inline ENCL_INLINE int encl_erfc(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
-    if (z > 26)
+    if (z > ERFC_ZMAX)
         return -1;
     int64_t q;
     double m = encl_erfc_pos(z, &q);
     if (x > 0)
         return encl_value(m, -q, ENCL_EPS_ERFC, o);
     double s = q > 1100 ? 0.0 : dd_ldexp(m, (int)-q);
+    if (s < ENCL_SIDE_S) /* 2 - erfc(z) = 2 (1 - erfc(z)/2), erfc(z) > 0 */
+        return encl_side(2.0, -1, o);
     return encl_value(2 - s, 0, ENCL_EPS_ERFC + UD, o);
 }
 
@@ -704,8 +725,8 @@ static inline ENCL_INLINE int encl_erfc(double x, struct geluref_encl *o)
  *  < 5u 2^-9.5 absolutely; c_0 = 1 exact and the last sum's rounding u; the truncation
  *  |c_6| v^6 < 2^-61.2; S >= 1 - v/3 > 0.998: S within 1.3u; the constant's hi and two
  *  products: 3.3u, charged 3.5u.
- * Above: 1 - s, s = erfc(z) within 10.6u s (encl_erfc_pos), the subtraction u: relative
- *  10.6u s/(1 - s) + u (s/(1 - s) <= 14 at z >= 2^-4). */
+ * Above: 1 - s, s = erfc(z) within 11u s (encl_erfc_pos), the subtraction u: relative
+ *  11u s/(1 - s) + u (s/(1 - s) <= 14 at z >= 2^-4). */
 static inline ENCL_INLINE int encl_erf(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
@@ -716,11 +737,13 @@ static inline ENCL_INLINE int encl_erf(double x, struct geluref_encl *o)
             s = GR_MULADD(s, v, gr_fast_erf_c[n].hi);
         return encl_value(s * gr_fast_two_sqrtpi.hi * x, 0, 3.5 * UD, o);
     }
-    if (z > 26)
+    if (z > ERFC_ZMAX)
         return -1;
     int64_t q;
     double m = encl_erfc_pos(z, &q);
     double s = q > 1100 ? 0.0 : dd_ldexp(m, (int)-q);
+    if (s < ENCL_SIDE_S) /* +-(1 - erfc(z)), erfc(z) > 0 */
+        return encl_side(x < 0 ? -1.0 : 1.0, -1, o);
     double r = 1 - s;
     return encl_value(x < 0 ? -r : r, 0, ENCL_EPS_ERFC * s / r * 1.01 + UD, o);
 }
@@ -749,6 +772,8 @@ static inline ENCL_INLINE int encl_gelu_grad(double x, struct geluref_encl *o)
     if (x < 0)
         return encl_value(p, -q, ed + ENCL_EPS_G + UD, o);
     double s = q > 1100 ? 0.0 : dd_ldexp(p, (int)-q);
+    if (fabs(s) < ENCL_SIDE_S) /* 1 + s, s of d's sign, which is certain (ed < 1) */
+        return encl_side(1.0, d > 0 ? 1 : -1, o);
     double f = 1 + s;
     /* |s| <= 2^-1022 lost to subnormal rounding is below u |f| */
     double rel = ((ed + ENCL_EPS_G + UD) * 1.01 * fabs(s) + 0x1p-1022) / f + UD;
@@ -786,6 +811,8 @@ static inline ENCL_INLINE int encl_approx(double x, int tanh_form, struct gelure
     double w = q > 1100 ? 0.0 : dd_ldexp(e, (int)-q);
     double d = 1 + w;
     double ed = ew * w / d * 1.01 + UD + 0x1p-1022;
+    if (x > 0 && w < ENCL_SIDE_S) /* x (1 - w/(1 + w)), w > 0 */
+        return encl_side(x, -1, o);
     if (x > 0)
         return encl_value(x / d, 0, ed + UD, o);
     return encl_value(x * e / d, -q, ew + ed + 2 * UD, o);
@@ -815,6 +842,8 @@ static inline ENCL_INLINE int encl_tanh_grad(double x, struct geluref_encl *o)
     double big = 1 + (3 * gr_fast_tanh_c.hi) * (x * x);
     double am = big * (2 * gr_fast_sqrt_2_pi.hi) * x;
     double eam = 8 * UD;
+    if (x > 2 && am * w < ENCL_SIDE_S) /* 0 < f - 1 < A w (fast_fn.c gelu_tanh_grad) */
+        return encl_side(1.0, 1, o);
     if (x > 0) {
         double t = am * w / d;
         double et = (eam + ew + ed + 2 * UD) * 1.01;

@@ -4,7 +4,7 @@
  * want, cr, faithful, cr_distance, want_class and the defect must be gs_measure's, where
  * "simple" says so the defect must be none or ulp_exceeded (which, by cr), and gs_measure's
  * ulp, absolute and relative errors must lie in the decided intervals (exactly 1 where
- * rel_one says so).  Inputs: random binary32 bit
+ * rel_one says so, and exactly the decided errors where V itself is known, exact_errs).  Inputs: random binary32 bit
  * patterns and values uniform in [-32, 32] of every function (both signs, every binade);
  * outputs: RN(f(x)) and its neighbours up to 20 positions away, the zeros, a random pattern.
  *   default: 3000 inputs of each kind per function, the fast path;
@@ -23,7 +23,7 @@
 
 static struct gs_ref *ref;
 static int use_mpfr;
-static unsigned long n_decided, n_tried, n_fast;
+static unsigned long n_decided, n_tried, n_fast, n_exact;
 
 static double f32_of(uint64_t b)
 {
@@ -67,7 +67,9 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
                                     ff.want_class != fm.want_class || ff.defect != fm.defect ||
                                     ff.simple != fm.simple || ff.rel_one != fm.rel_one ||
                                     ff.d != fm.d || ff.w != fm.w || ff.ms != fm.ms ||
-                                    ff.p2k != fm.p2k)))
+                                    ff.p2k != fm.p2k || ff.exact_errs != fm.exact_errs ||
+                                    (fm.exact_errs && (ff.ulp != fm.ulp || ff.abs != fm.abs ||
+                                                       ff.rel != fm.rel)))))
             fail_msg("%s x=0x%08llx y=0x%08llx: the common case's path differs (%d)",
                      geluref_func_name(f), (unsigned long long)x, (unsigned long long)y, rf);
         n_fast += rf == 1;
@@ -80,7 +82,10 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
         int ok_errs = m.ulp >= gs_fused_ulp_lo(&fm) && m.ulp <= gs_fused_ulp_hi(&fm) &&
                       m.abs_err >= gs_fused_abs_lo(&fm) && m.abs_err <= gs_fused_abs_hi(&fm) &&
                       m.rel_err >= gs_fused_rel_lo(&fm) && m.rel_err <= gs_fused_rel_hi(&fm) &&
-                      (!fm.rel_one || m.rel_err == 1.0);
+                      (!fm.rel_one || m.rel_err == 1.0) &&
+                      (!fm.exact_errs || (m.ulp == fm.ulp && m.abs_err == fm.abs &&
+                                          m.rel_err == fm.rel));
+        n_exact += fm.exact_errs != 0;
         if (!ok_fields || !ok_errs)
             fail_msg("%s x=0x%08llx y=0x%08llx: fused want 0x%llx cr %d faithful %d dist %lld "
                      "class %d ulp [%a, %a] rel [%a, %a]; gs_measure want 0x%llx cr %d faithful "
@@ -114,8 +119,8 @@ static void test_fused(void **state)
                 check_one((enum geluref_func)f, ub, &rng);
         }
     }
-    print_message("%lu of %lu measurements decided by the fused path, %lu by its common case\n",
-                  n_decided, n_tried, n_fast);
+    print_message("%lu of %lu measurements decided by the fused path, %lu by its common case, "
+                  "%lu with V itself\n", n_decided, n_tried, n_fast, n_exact);
     /* most of the core range's correctly rounded and nearby outputs are decided */
     assert_true(n_decided > n_tried / 3);
 }
