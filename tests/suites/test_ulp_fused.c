@@ -49,6 +49,7 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
     for (int k = 0; k < 12; k++) {
         uint64_t y = outs[k] & 0xffffffffu;
         struct gs_fused_meas fm;
+        memset(&fm, 0, sizeof fm);
         n_tried++;
         if (!gs_fused_measure_f32(&e, y, &fm)) {
             struct gs_fused_meas ff;
@@ -60,6 +61,7 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
         n_decided++;
         /* the common case's shorter path: the same decision, the same fields */
         struct gs_fused_meas ff;
+        memset(&ff, 0, sizeof ff);
         int rf = gs_fused_measure_f32_fast(&e, y, &ff);
         if (rf == 0 || (rf == 1 && (ff.want != fm.want || ff.cr != fm.cr ||
                                     ff.faithful != fm.faithful ||
