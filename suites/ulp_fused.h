@@ -267,8 +267,18 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
         return 1;
     }
     uint64_t ymag = y & 0x7fffffffu;
+    if (ymag == 0) { /* a zero for a normal result: premature_flush, |y - f| = |f| */
+        fm->cr = fm->faithful = 0;
+        fm->cr_distance = (int64_t)rn; /* positions: |0 - +-rn| */
+        fm->defect = GS_K_PREMATURE_FLUSH;
+        fm->simple = 0;
+        fm->rel_one = 1;
+        fm->d = ms;
+        gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), (y & 0x80000000u) ? -0.0 : 0.0);
+        return 1;
+    }
     if ((y & 0x80000000u) != sign || (ymag >> 23) != (uint64_t)(E + 127))
-        return -1; /* another sign, binade, a zero, NaN or infinity */
+        return -1; /* another sign or binade, NaN or infinity */
     fm->cr = 0;
     fm->faithful = ymag == base + (uint64_t)ni || ymag == base + (uint64_t)ni + 1;
     fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
