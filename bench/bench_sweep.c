@@ -425,6 +425,16 @@ int main(int argc, char **argv)
     printf("bench_sweep: adapter %s, geluref %s, %ld CPUs online\n", o.adapter,
            geluref_version(), sysconf(_SC_NPROCESSORS_ONLN));
     if (o.only && strcmp(o.only, "table") == 0) {
+        int fok = o.func == NULL, rok = o.region == NULL;
+        for (size_t i = 0; i < sizeof table_kernels / sizeof table_kernels[0]; i++)
+            fok |= o.func && strcmp(o.func, table_kernels[i].func) == 0;
+        for (size_t r = 0; r < sizeof table_regions / sizeof table_regions[0]; r++)
+            rok |= o.region && strcmp(o.region, table_regions[r].name) == 0;
+        if (!fok || !rok) {
+            fprintf(stderr, "bench_sweep: unknown %s '%s' (bench_sweep --help)\n",
+                    fok ? "--region" : "--func", fok ? o.region : o.func);
+            return 2;
+        }
         double la[3] = { 0, 0, 0 };
         FILE *fp = fopen("/proc/loadavg", "r");
         if (fp) {
