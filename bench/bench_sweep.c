@@ -35,6 +35,8 @@ struct opts {
     unsigned threads;
     int has_range;
     double lo, hi;
+    const char *func, *region; /* --only table: one function, one region (NULL: all) */
+    int kernel_set;            /* --kernel given: the table's kernel for --func */
 };
 
 static double now(void)
@@ -65,6 +67,7 @@ struct figure {
     double worker_cpu_s, worker_rss_mib;
     uint64_t points, fast, fast_miss, ref_calls;
     uint64_t run_inputs; /* inputs the ulp suite counted in a rule's run (no reference call) */
+    uint64_t fused;      /* measurements decided by the fused pass (suites/ulp_fused.h) */
     int ok;
 };
 
@@ -206,6 +209,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
         f->fast_miss += s->fast_miss;
         f->ref_calls += s->calls;
         f->run_inputs += gs_ref_run_inputs(c.ref[t]);
+        f->fused += gs_ref_fused(c.ref[t]);
     }
     gs_ctx_release(&c);
     for (unsigned t = 0; t < nt; t++)
@@ -260,9 +264,95 @@ static void print(const char *label, const struct figure *f)
         printf("  fallback %.2e", (double)f->fast_miss / (double)(f->fast + f->fast_miss + 1e-300));
     if (f->run_inputs)
         printf("  in runs %.1f%%", 100.0 * (double)f->run_inputs / (double)f->points);
+    if (f->fused)
+        printf("  fused %.1f%%", 100.0 * (double)f->fused / (double)f->points);
     if (f->worker_cpu_s > 0 || f->worker_rss_mib > 0)
         printf("  worker cpu %.2f s, %.1f MiB", f->worker_cpu_s, f->worker_rss_mib);
     printf("\n");
+}
+
+/* ---- the table of the sweep-cost issue: every function, every region ----
+ * For each function, the libm adapter's kernel of glibc's float formula for it, and each
+ * region: the kernel alone over the region's binary32 inputs (the same chunks, threads and
+ * worker as the sweep), then the ulp suite's exhaustive sweep over them, each in a child
+ * process, one after the other in this run.  ns per input per core = wall seconds x threads
+ * / inputs (the CPU seconds of this process and its workers per input beside it, which the
+ * machine's other jobs change less); the measurement's cost is the sweep's minus the
+ * kernel's; the goals: a ratio of at most 3 everywhere, a cost of at most 50 ns per input
+ * per core over [-16, -1]. */
+static const struct {
+    const char *func, *kernel;
+} table_kernels[] = {
+    { "gelu", "erfc.f32" },           { "gelu_tanh", "tanh.f32" },
+    { "gelu_sigmoid", "sigmoid.f32" }, { "gelu_grad", "grad_erfc.f32" },
+    { "gelu_tanh_grad", "tanh_grad.f32" }, { "normcdf", "normcdf.f32" },
+    { "normpdf", "normpdf.f32" },     { "erf", "erf_c99.f32" },
+    { "erfc", "erfc_c99.f32" },
+};
+static const struct {
+    const char *name;
+    int has_range;
+    double lo, hi; /* --range: closed; the zeros are never swept */
+} table_regions[] = {
+    { "[-16,-1]", 1, -16.0, -1.0 },
+    { "[-1,0)", 1, -1.0, 0.0 },
+    { "[0,8)", 1, 0.0, 0x1.fffffep+2 },
+    { "all", 0, 0, 0 },
+};
+
+static double per_input_ns(const struct figure *f, unsigned nt)
+{
+    return f->points ? 1e9 * f->wall_s * nt / (double)f->points : 0.0;
+}
+
+static double cpu_per_input_ns(const struct figure *f)
+{
+    return f->points ? 1e9 * (f->cpu_s + f->worker_cpu_s) / (double)f->points : 0.0;
+}
+
+static void table(const struct opts *o0)
+{
+    printf("== the exhaustive binary32 ulp sweep against the kernel alone, %u thread%s\n"
+           "   ns/in/core: wall seconds x threads / inputs; cpu: this process's and its "
+           "workers' CPU seconds / inputs\n"
+           "   cost = sweep - kernel; goal: ratio <= 3, and cost <= 50 ns over [-16,-1]\n",
+           o0->threads, o0->threads == 1 ? "" : "s");
+    printf("%-15s %-15s %-9s %11s %9s %9s %9s %7s %10s %9s %7s %5s\n", "function", "kernel",
+           "region", "inputs", "kernel", "sweep", "cost", "ratio", "cpu kernel", "cpu sweep",
+           "fused", "goal");
+    int all_met = 1;
+    for (size_t i = 0; i < sizeof table_kernels / sizeof table_kernels[0]; i++) {
+        if (o0->func && strcmp(o0->func, table_kernels[i].func) != 0)
+            continue;
+        for (size_t r = 0; r < sizeof table_regions / sizeof table_regions[0]; r++) {
+            if (o0->region && strcmp(o0->region, table_regions[r].name) != 0)
+                continue;
+            struct opts o = *o0;
+            o.has_range = table_regions[r].has_range;
+            o.lo = table_regions[r].lo;
+            o.hi = table_regions[r].hi;
+            const char *kernel = o0->kernel_set && o0->func ? o0->kernel : table_kernels[i].kernel;
+            struct figure k = measure(&o, "kernel", kernel, o.threads);
+            struct figure s = measure(&o, "exhaustive", kernel, o.threads);
+            if (!k.ok || !s.ok) {
+                printf("%-15s %-15s %-9s failed (see stderr)\n", table_kernels[i].func, kernel,
+                       table_regions[r].name);
+                all_met = 0;
+                continue;
+            }
+            double kn = per_input_ns(&k, o.threads), sn = per_input_ns(&s, o.threads);
+            double ratio = kn > 0 ? sn / kn : 0, cost = sn - kn;
+            int met = ratio <= 3 && (r != 0 || cost <= 50);
+            all_met &= met;
+            printf("%-15s %-15s %-9s %11" PRIu64 " %9.2f %9.2f %9.2f %7.2f %10.2f %9.2f %6.1f%% "
+                   "%5s\n", table_kernels[i].func, kernel, table_regions[r].name, s.points, kn,
+                   sn, cost, ratio, cpu_per_input_ns(&k), cpu_per_input_ns(&s),
+                   s.points ? 100.0 * (double)s.fused / (double)s.points : 0.0,
+                   met ? "met" : "NOT");
+            fflush(stdout);
+        }
+    }
+    printf("every goal of the table met: %s\n", all_met ? "yes" : "no");
 }
 
 static int want(const struct opts *o, const char *what)
@@ -272,19 +362,28 @@ static int want(const struct opts *o, const char *what)
 
 int main(int argc, char **argv)
 {
-    struct opts o = { "libm", "erfc.f32", "erfc.f16", "erfc.bf16", "erfc.f64", NULL, 2, 0, 0, 0 };
+    struct opts o = { "libm", "erfc.f32", "erfc.f16", "erfc.bf16", "erfc.f64", NULL, 2, 0, 0, 0,
+                      NULL, NULL, 0 };
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: bench_sweep [--adapter SPEC] [--kernel NAME] [--kernel16 NAME]\n"
                    "                   [--kernelbf16 NAME] [--kernel64 NAME] [--threads 1|2]\n"
-                   "                   [--only exhaustive|default32|small|f64] [--range LO:HI]\n"
+                   "                   [--only table|exhaustive|default32|small|f64] [--range LO:HI]\n"
+                   "                   [--func F] [--region '[-16,-1]'|'[-1,0)'|'[0,8)'|all]\n"
                    "The figures of the performance goals, each configuration in a child\n"
                    "process: the exhaustive binary32 ulp sweep and the kernel alone (1 and 2\n"
                    "threads, their ratio), six suites at 2^24 inputs, every f16/bf16 input,\n"
                    "the f64 sample set.  'fallback' is the share of reference values left to\n"
                    "MPFR, 'in runs' the share of inputs counted in a rule's run (no reference\n"
                    "value).  Defaults: libm's erfc.f32, erfc.f16, erfc.bf16, erfc.f64; 2\n"
-                   "threads; every configuration.\n");
+                   "threads; every configuration.\n"
+                   "table: for every function (--func: one; --kernel: its kernel instead of\n"
+                   "the libm float formula) and region (--region: one), the kernel alone and\n"
+                   "the exhaustive ulp sweep over the region, ns per input per core, the\n"
+                   "measurement's cost (their difference), the ratio and the goals (ratio <= 3;\n"
+                   "cost <= 50 ns over [-16,-1]); 'fused' is the share of inputs the sweep\n"
+                   "decided from the reference's double tier.  Not in the default set: it\n"
+                   "takes about half an hour on two cores.\n");
             return 0;
         }
     if (argc % 2 == 0) {
@@ -296,7 +395,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--adapter") == 0)
             o.adapter = argv[i + 1];
         else if (strcmp(argv[i], "--kernel") == 0)
-            o.kernel = argv[i + 1];
+            o.kernel = argv[i + 1], o.kernel_set = 1;
         else if (strcmp(argv[i], "--kernel16") == 0)
             o.k16 = argv[i + 1];
         else if (strcmp(argv[i], "--kernelbf16") == 0)
@@ -307,6 +406,10 @@ int main(int argc, char **argv)
             o.threads = (unsigned)strtoul(argv[i + 1], NULL, 10);
         else if (strcmp(argv[i], "--only") == 0)
             o.only = argv[i + 1];
+        else if (strcmp(argv[i], "--func") == 0)
+            o.func = argv[i + 1];
+        else if (strcmp(argv[i], "--region") == 0)
+            o.region = argv[i + 1];
         else if (strcmp(argv[i], "--range") == 0
                  && sscanf(argv[i + 1], "%lf:%lf", &o.lo, &o.hi) == 2)
             o.has_range = 1;
@@ -321,6 +424,35 @@ int main(int argc, char **argv)
     }
     printf("bench_sweep: adapter %s, geluref %s, %ld CPUs online\n", o.adapter,
            geluref_version(), sysconf(_SC_NPROCESSORS_ONLN));
+    if (o.only && strcmp(o.only, "table") == 0) {
+        int fok = o.func == NULL, rok = o.region == NULL;
+        for (size_t i = 0; i < sizeof table_kernels / sizeof table_kernels[0]; i++)
+            fok |= o.func && strcmp(o.func, table_kernels[i].func) == 0;
+        for (size_t r = 0; r < sizeof table_regions / sizeof table_regions[0]; r++)
+            rok |= o.region && strcmp(o.region, table_regions[r].name) == 0;
+        if (!fok || !rok) {
+            fprintf(stderr, "bench_sweep: unknown %s '%s' (bench_sweep --help)\n",
+                    fok ? "--region" : "--func", fok ? o.region : o.func);
+            return 2;
+        }
+        double la[3] = { 0, 0, 0 };
+        FILE *fp = fopen("/proc/loadavg", "r");
+        if (fp) {
+            if (fscanf(fp, "%lf %lf %lf", &la[0], &la[1], &la[2]) != 3)
+                la[0] = la[1] = la[2] = -1;
+            fclose(fp);
+        }
+        printf("load average at the start: %.2f %.2f %.2f\n", la[0], la[1], la[2]);
+        table(&o);
+        fp = fopen("/proc/loadavg", "r");
+        if (fp) {
+            if (fscanf(fp, "%lf %lf %lf", &la[0], &la[1], &la[2]) != 3)
+                la[0] = la[1] = la[2] = -1;
+            fclose(fp);
+        }
+        printf("load average at the end: %.2f %.2f %.2f\n", la[0], la[1], la[2]);
+        return 0;
+    }
     if (want(&o, "exhaustive")) {
         struct figure s1 = measure(&o, "exhaustive", o.kernel, 1);
         struct figure s2 = measure(&o, "exhaustive", o.kernel, o.threads);

@@ -101,6 +101,14 @@ void gs_errstat_add_repeat(struct gs_errstat *s, const struct gs_meas *m)
     (void)add_counts(s, m);
 }
 
+void gs_errstat_count(struct gs_errstat *s, int cr, int faithful, int64_t cr_distance)
+{
+    s->points++;
+    s->cr += cr != 0;
+    s->faithful += faithful != 0;
+    s->hist[hist_index(cr_distance)]++;
+}
+
 void gs_errstat_add_repeat_n(struct gs_errstat *s, const struct gs_meas *m, uint64_t n)
 {
     /* n calls of gs_errstat_add_repeat: add_counts n times */

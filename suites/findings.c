@@ -81,6 +81,28 @@ int gs_findings_may_keep(const struct gs_findings *f, enum gs_kind k, enum gs_re
     return key(score) >= key(b->worst[GS_WORST_K - 1].score); /* cmp()'s order */
 }
 
+int gs_findings_count_unkept(struct gs_findings *f, enum gs_kind k, enum gs_region r,
+                             double score_hi, int exact, uint64_t x)
+{
+    if ((unsigned)k >= GS_N_KINDS)
+        return 0;
+    if ((unsigned)r > GS_N_REGIONS)
+        r = GS_R_NONE;
+    struct gs_bucket *b = f->b[k][r];
+    if (b == NULL || b->n_worst < GS_WORST_K || isnan(score_hi))
+        return 0;
+    /* a full list whose last entry has a larger score keeps none below score_hi: cmp()
+     * orders a finding of a smaller score after it whatever its x; an exact score equal to
+     * it goes after it when x is larger (and stays after whatever replaces it, a list entry
+     * only ever being replaced by one ahead of it) */
+    const struct gs_finding *last = &b->worst[GS_WORST_K - 1];
+    double ls = key(last->score);
+    if (!(score_hi < ls || (exact && score_hi == ls && x > last->x)))
+        return 0;
+    b->count++;
+    return 1;
+}
+
 void gs_findings_add(struct gs_findings *f, const struct gs_finding *x)
 {
     struct gs_bucket *b = bucket(f, x->kind, x->region);

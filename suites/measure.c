@@ -34,6 +34,7 @@ struct gs_ref {
     enum geluref_path path;
     struct geluref_odd odd; /* the last evaluation's value */
     uint64_t run_inputs;    /* gs_ref_add_run_inputs */
+    uint64_t fused;         /* gs_ref_add_fused */
     mpfr_t x, s;            /* input and scale, for gs_ref_eval_hp */
 };
 
@@ -321,6 +322,9 @@ enum geluref_status gs_measure_run(struct gs_ref *r, enum geluref_func f, enum g
 }
 
 void gs_ref_add_run_inputs(struct gs_ref *r, uint64_t n) { r->run_inputs += n; }
+void gs_ref_add_fused(struct gs_ref *r, uint64_t n) { r->fused += n; }
+uint64_t gs_ref_fused(const struct gs_ref *r) { return r->fused; }
+int gs_ref_is_fast(const struct gs_ref *r) { return r->path == GELUREF_PATH_FAST; }
 uint64_t gs_ref_run_inputs(const struct gs_ref *r) { return r->run_inputs; }
 
 /* Reference values per geluref_eval_odd_n call: small enough to stay in the L1 cache. */

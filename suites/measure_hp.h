@@ -30,5 +30,11 @@ enum geluref_status gs_measure_run(struct gs_ref *r, enum geluref_func f, enum g
  * r for the benchmarks, which compare it with the reference's calls. */
 void gs_ref_add_run_inputs(struct gs_ref *r, uint64_t n);
 uint64_t gs_ref_run_inputs(const struct gs_ref *r);
+/* Measurements the sweep decided from the reference's double tier (geluref_enclose_n,
+ * suites/ulp_fused.h) without a value rounded to odd: counted for the benchmarks. */
+void gs_ref_add_fused(struct gs_ref *r, uint64_t n);
+uint64_t gs_ref_fused(const struct gs_ref *r);
+/* Whether r takes the fast path (not --reference mpfr): the double tier serves it only. */
+int gs_ref_is_fast(const struct gs_ref *r);
 
 #endif

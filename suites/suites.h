@@ -304,6 +304,11 @@ void gs_findings_release(struct gs_findings *f);
 int gs_findings_may_keep(const struct gs_findings *f, enum gs_kind k, enum gs_region r,
                          double score);
 void gs_findings_add(struct gs_findings *f, const struct gs_finding *x);
+/* gs_findings_add of an untolerated finding of kind k in region r, input x, whose score is
+ * below score_hi (exact: equal to it), when it cannot enter the worst list: counted, and 1;
+ * otherwise nothing done, 0. */
+int gs_findings_count_unkept(struct gs_findings *f, enum gs_kind k, enum gs_region r,
+                             double score_hi, int exact, uint64_t x);
 void gs_findings_merge(struct gs_findings *into, const struct gs_findings *from);
 uint64_t gs_findings_count(const struct gs_findings *f, enum gs_kind k); /* all regions */
 /* Whether any recorded finding has severity fail under v (crash/timeout/adapter_error:

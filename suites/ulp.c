@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "measure_hp.h"
+#include "ulp_fused.h"
 #include "ulp_run.h"
 
 /* Default --samples (random inputs of the stratified sweep).  Measured with `gelucheck run
@@ -186,22 +187,21 @@ struct ulp_prev {
     int pass;
 };
 
-/* Input i (a->x[i], output a->y[i]), measured as *m (rep: m is the previous input's
- * measurement but for x, gs_measure_n), into the statistics (the item's per-region ones when
- * local), judged, and measured against the exact function when the kernel has one.  Returns
- * 0, or 1 when the reference failed (recorded). */
-static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, size_t i,
-                   struct gs_meas *m, int rep, struct ulp_prev *p)
+/* Input x with output y, measured as *m (rep: m is the previous input's measurement but for
+ * x, gs_measure_n), into the statistics (the item's per-region ones when local), judged, and
+ * measured against the exact function when the kernel has one and exact is set (else the
+ * fused pass did that, ulp_fused.h).  Returns 0, or 1 when the reference failed (recorded). */
+static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, uint64_t x,
+                   uint64_t y, struct gs_meas *m, int rep, int exact, struct ulp_prev *p)
 {
     struct gs_ctx *c = u->c;
-    uint64_t x = a->x[i];
     enum gs_region rg = region_of(c->dt, x);
     size_t bin = (x & ~u->sh.sign) < u->sh.inf_mag ? ulp_binade_index(&u->sh, x) : 0;
     /* the same measurement as the previous input (rep, across blocks too) at a larger x, into
      * the same statistics: counts only (gs_errstat_add_repeat), and the same judgement
      * (gs_policy_judge does not read x), so nothing to record when it passed.  A rule range's
      * run (the deep tail) costs little this way. */
-    int again = i > 0 && rep && x > p->x && rg == p->rg && bin == p->bin;
+    int again = rep && x > p->x && rg == p->rg && bin == p->bin;
     if (again && rg < GS_N_REGIONS) {
         if (local) {
             gs_errstat_add_repeat(&a->loc[rg], m);
@@ -227,8 +227,8 @@ static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, 
     p->x = x;
     p->rg = rg;
     p->bin = bin;
-    if (u->exact) {
-        enum geluref_status es = gs_measure(c->ref[t], u->exact, c->dt, x, a->y[i], m);
+    if (u->exact && exact) {
+        enum geluref_status es = gs_measure(c->ref[t], u->exact, c->dt, x, y, m);
         if (es != GELUREF_OK) {
             gs_ut_internal(c, "ulp", x, es);
             return 1;
@@ -388,7 +388,7 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
             last = m;
             have_last = 1;
         }
-        if (account(u, a, t, 1, q, &m, rep, p) != 0)
+        if (account(u, a, t, 1, x, a->y[q], &m, rep, 1, p) != 0)
             return (size_t)-1;
     }
     if (counted) {
@@ -399,6 +399,306 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
     }
     p->rg = GS_R_NONE; /* the next input is not a repeat of one counted here */
     return e;
+}
+
+/* ---- the fused pass (binary32): measurements decided from the double tier ----
+ * ulp_fused.h decides from an enclosure of f(x) what measure.c would compute from the value
+ * rounded to odd: the roundings, cr, faithful, cr_distance, the defect, and intervals holding
+ * the three errors.  An input is then accounted here without that value when all of it is
+ * certain: the policy's verdict (gs_policy_judge: passed for any error in the intervals, or
+ * failed while its finding cannot enter the worst list, gs_findings_count_unkept) and the
+ * statistics (every error interval below the maximum the item's statistics hold, so that
+ * add_max would keep them: gs_errstat_count; a relative error of exactly 1 ties with a kept 1
+ * of a smaller x, which stays ahead).  The maxima only grow, so what is below them now is
+ * below them at the end, whatever order the other inputs are accounted in (counts add up,
+ * findings and maxima merge order-independently: errstat.c, findings.c).  Anything else is
+ * measured in full (account()); the exact function's measurement of an approximation kernel
+ * shares the pass: the same inputs, outputs, regions and loop, its enclosure from the same
+ * call.  The result is the same bit for bit: tests/suites/test_ulp_fused.c checks the
+ * decisions against gs_measure, and the sweep tests compare whole results with --reference
+ * mpfr, which takes no fused pass. */
+
+/* Whether fm's errors cannot move st's maxima (input x, later than those kept): the upper
+ * ends of the error intervals (ulp_fused.h) below them; the relative one without the
+ * quotient: uh (1 + 2^-48) < max_rel (ms - w) (1 - 2^-48), each side within 2u of its real
+ * value, puts gs_fused_rel_hi strictly below max_rel.  Errors known exactly (exact_errs) may
+ * also equal a maximum kept for a smaller x: the tie keeps that one (errstat.c beats()), and
+ * it stays ahead of x whatever else is added, the final holder's x being at most its x. */
+static inline int fused_below_max(const struct gs_errstat *st, const struct gs_fused_meas *fm,
+                                  uint64_t x)
+{
+    if (fm->exact_errs) /* measure.c's errors: add_max keeps st's unless one beats it */
+        return (fm->ulp < st->max_ulp || (fm->ulp == st->max_ulp && x > st->max_ulp_x)) &&
+               (fm->abs < st->max_abs || (fm->abs == st->max_abs && x > st->max_abs_x)) &&
+               (fm->rel < st->max_rel || (fm->rel == st->max_rel && x > st->max_rel_x));
+    double uh = gs_fused_ulp_hi(fm);
+    if (!(uh < st->max_ulp && uh * fm->p2k * (1 + 0x1p-50) + 0x1p-1074 < st->max_abs))
+        return 0;
+    if (fm->rel_one)
+        return st->max_rel > 1.0 || (st->max_rel == 1.0 && st->max_rel_x < x);
+    return uh * (1 + 0x1p-48) < st->max_rel * (fm->ms - fm->w) * (1 - 0x1p-48);
+}
+
+/* gs_errstat_count, the histogram's first buckets inline. */
+static inline void fused_count(struct gs_errstat *st, const struct gs_fused_meas *fm)
+{
+    if (fm->cr_distance <= 1) {
+        st->points++;
+        st->cr += fm->cr != 0;
+        st->faithful += fm->faithful != 0;
+        st->hist[fm->cr_distance]++; /* the buckets "0" and "1" (errstat.c) */
+    } else {
+        gs_errstat_count(st, fm->cr, fm->faithful, fm->cr_distance);
+    }
+}
+
+/* gs_fused_measure_f32, its common case first. */
+static inline int fused_measure(const struct geluref_encl *e, uint64_t y,
+                                struct gs_fused_meas *fm)
+{
+    int r = gs_fused_measure_f32_fast(e, y, fm);
+    return r < 0 ? gs_fused_measure_f32(e, y, fm) : r;
+}
+
+/* The policy's verdict on a decided measurement (gs_policy_judge's tests, with the error
+ * intervals): 1 passed, 0 failed, -1 not certain. */
+static inline int fused_judge(const struct gs_policy_values *v, const struct gs_fused_meas *fm)
+{
+    if (fm->defect == GS_K_NONE)
+        return 1;
+    if (fm->defect != GS_K_SIGNED_ZERO && v->abs_tol > 0) { /* within_tol */
+        if (gs_fused_abs_hi(fm) <= v->abs_tol)
+            return 1;
+        if (!(gs_fused_abs_lo(fm) > v->abs_tol))
+            return -1;
+    }
+    if (fm->defect != GS_K_ULP_EXCEEDED)
+        return 0; /* signed_zero, wrong_sign, premature_flush, ftz */
+    if (v->accuracy_domain == GS_DOMAIN_NORMAL && fm->want_class != GS_WANT_NORMAL)
+        return 1;
+    if ((double)fm->cr_distance > v->max_cr_distance || (v->faithful && !fm->faithful) ||
+        gs_fused_ulp_lo(fm) > v->max_ulp)
+        return 0;
+    return gs_fused_ulp_hi(fm) <= v->max_ulp ? 1 : -1;
+}
+
+/* The state of an input's measurement (the kernel's own, the exact function's) in a block. */
+enum { FS_FULL = 0, FS_DECIDED, FS_PICKED, FS_DONE };
+
+struct fused_state {
+    struct gs_fused_meas fm[ULP_MEAS_BLOCK], fx[ULP_MEAS_BLOCK];
+    unsigned char own[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK], failed[ULP_MEAS_BLOCK];
+    unsigned char rg[ULP_MEAS_BLOCK];
+};
+
+/* Among the block's decided measurements (st[q] = FS_DECIDED), for each error kind (ulp,
+ * absolute, relative) the one of the largest lower bound, if it could move the maximum of that
+ * kind of its statistics: picked to be measured in full first (FS_PICKED), so that the maxima
+ * hold the block's largest errors before the others are tested against them.  Where a
+ * kernel's errors grow along the sweep (a tail), each input would otherwise be a new maximum.
+ * (The lower bounds are compared through monotone stand-ins: d - w for the ulp error, times
+ * 2^k for the absolute one, over ms + w for the relative one.) */
+static void fused_pick_max(struct ulp_acc *a, const struct gs_fused_meas *fm, unsigned char *st,
+                           const unsigned char *rg, size_t k, int exact, const uint64_t *x)
+{
+    size_t best[3] = { k, k, k };
+    double bv[3] = { -INFINITY, -INFINITY, -INFINITY };
+    for (size_t q = 0; q < k; q++) {
+        if (st[q] != FS_DECIDED)
+            continue;
+        double lo = fm[q].d - fm[q].w;
+        double vv[3] = { lo, lo * fm[q].p2k, fm[q].rel_one ? 1.0 : lo / (fm[q].ms + fm[q].w) };
+        for (int w = 0; w < 3; w++)
+            if (vv[w] > bv[w]) {
+                bv[w] = vv[w];
+                best[w] = q;
+            }
+    }
+    for (int w = 0; w < 3; w++) {
+        size_t b = best[w];
+        if (b == k || st[b] != FS_DECIDED)
+            continue;
+        const struct gs_errstat *s = exact ? &a->ex_loc[rg[b]] : &a->loc[rg[b]];
+        if (!fused_below_max(s, &fm[b], x[b]))
+            st[b] = FS_PICKED;
+    }
+}
+
+/* The failing decided measurements of the GS_WORST_K largest lower ulp bounds that could
+ * enter their worst lists: picked (measured in full first, so that the lists hold the block's
+ * worst before the others are counted against them). */
+static void fused_pick_worst(struct ulp_acc *a, struct fused_state *fs, size_t k)
+{
+    size_t top[GS_WORST_K];
+    double tv[GS_WORST_K];
+    size_t n = 0;
+    for (size_t q = 0; q < k; q++) {
+        if (fs->own[q] != FS_DECIDED || !fs->failed[q])
+            continue;
+        double v = fs->fm[q].d - fs->fm[q].w;
+        if (n == GS_WORST_K && v <= tv[n - 1])
+            continue;
+        size_t i = n < GS_WORST_K ? n++ : n - 1;
+        while (i > 0 && tv[i - 1] < v) {
+            tv[i] = tv[i - 1];
+            top[i] = top[i - 1];
+            i--;
+        }
+        tv[i] = v;
+        top[i] = q;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const struct gs_fused_meas *fm = &fs->fm[top[i]];
+        if (gs_findings_may_keep(&a->f, fm->defect, (enum gs_region)fs->rg[top[i]],
+                                 gs_fused_ulp_hi(fm)))
+            fs->own[top[i]] = FS_PICKED;
+    }
+}
+
+/* The exact function's measurement of (x, y) in full, into the item's statistics. */
+static int exact_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, uint64_t x, uint64_t y,
+                      enum gs_region rg)
+{
+    struct gs_meas m;
+    enum geluref_status es = gs_measure(u->c->ref[t], u->exact, u->c->dt, x, y, &m);
+    if (es != GELUREF_OK) {
+        gs_ut_internal(u->c, "ulp", x, es);
+        return 1;
+    }
+    gs_errstat_add(&a->ex_loc[rg], &m);
+    return 0;
+}
+
+/* The inputs q of the block whose own measurement is in state want, measured in full (the
+ * exact function's too where its state is FS_FULL or FS_PICKED); the exact function's alone
+ * where only it is in state want.  Returns 0, or 1 when the reference failed (recorded). */
+static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct fused_state *fs,
+                      const uint64_t *x, const uint64_t *y, size_t k, unsigned char want,
+                      struct ulp_prev *p)
+{
+    struct gs_ctx *c = u->c;
+    uint64_t fx[ULP_MEAS_BLOCK], fy[ULP_MEAS_BLOCK];
+    unsigned char fex[ULP_MEAS_BLOCK], rep[ULP_MEAS_BLOCK];
+    struct gs_meas mb[ULP_MEAS_BLOCK];
+    size_t n = 0;
+    for (size_t q = 0; q < k; q++) {
+        int ex_here = u->exact && (fs->ex[q] == want || fs->ex[q] == FS_FULL);
+        if (fs->own[q] == want) {
+            fx[n] = x[q];
+            fy[n] = y[q];
+            fex[n++] = (unsigned char)ex_here;
+            fs->own[q] = FS_DONE;
+            if (ex_here)
+                fs->ex[q] = FS_DONE;
+        } else if (u->exact && fs->ex[q] == want) {
+            if (exact_full(u, a, t, x[q], y[q], (enum gs_region)fs->rg[q]) != 0)
+                return 1;
+            fs->ex[q] = FS_DONE;
+        }
+    }
+    if (n == 0)
+        return 0;
+    size_t bad = 0;
+    enum geluref_status rs = gs_measure_n(c->ref[t], c->func, c->dt, fx, fy, n, mb, rep, &bad);
+    size_t good = rs == GELUREF_OK ? n : bad;
+    for (size_t j = 0; j < good; j++)
+        if (account(u, a, t, 1, fx[j], fy[j], &mb[j], rep[j], fex[j], p) != 0)
+            return 1;
+    if (rs != GELUREF_OK) {
+        gs_ut_internal(c, "ulp", fx[bad], rs);
+        return 1;
+    }
+    return 0;
+}
+
+/* Inputs i0 .. i0 + k - 1 of a local binary32 item.  Pass 1: the measurements the
+ * enclosures decide, and the policy's verdict where certain.  Pass 2: the few that could raise
+ * a maximum (fused_pick_max), and the failing ones of the largest errors that could enter a
+ * worst list (at most GS_WORST_K), picked.  Pass 3: the picked ones measured in full.
+ * Pass 4: the decided rest accounted where still certain (the maxima only grew).  Pass 5:
+ * everything else measured in full.  Returns 0, or 1 when the reference failed (recorded). */
+static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t i0, size_t k,
+                       struct ulp_prev *p)
+{
+    struct gs_ctx *c = u->c;
+    const struct gs_policy_values *v = &c->pv;
+    static _Thread_local struct fused_state fs;
+    double xd[ULP_MEAS_BLOCK];
+    struct geluref_encl en[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK];
+    unsigned char ok[ULP_MEAS_BLOCK], okx[ULP_MEAS_BLOCK];
+    const uint64_t *x = a->x + i0, *y = a->y + i0;
+    for (size_t q = 0; q < k; q++)
+        xd[q] = value_of_x(GELUREF_F32, x[q]);
+    geluref_enclose_n(c->func, xd, k, en, ok);
+    if (u->exact)
+        geluref_enclose_n(u->exact, xd, k, ex, okx);
+    /* pass 1 */
+    int need_max = 0, need_worst = 0;
+    for (size_t q = 0; q < k; q++) {
+        enum gs_region rg = region_of(GELUREF_F32, x[q]);
+        fs.rg[q] = (unsigned char)rg;
+        fs.own[q] = FS_FULL;
+        if (ok[q] && fused_measure(&en[q], y[q], &fs.fm[q])) {
+            int j = fused_judge(v, &fs.fm[q]);
+            if (j >= 0) {
+                fs.own[q] = FS_DECIDED;
+                need_max |= !fused_below_max(&a->loc[rg], &fs.fm[q], x[q]);
+                need_worst |= j == 0 && gs_findings_may_keep(&a->f, fs.fm[q].defect, rg,
+                                                             gs_fused_ulp_hi(&fs.fm[q]));
+            }
+            fs.failed[q] = (unsigned char)(j == 0);
+        }
+        fs.ex[q] = FS_DONE;
+        if (u->exact) {
+            fs.ex[q] = FS_FULL;
+            if (okx[q] && fused_measure(&ex[q], y[q], &fs.fx[q])) {
+                fs.ex[q] = FS_DECIDED;
+                need_max |= !fused_below_max(&a->ex_loc[rg], &fs.fx[q], x[q]);
+            }
+        }
+    }
+    /* pass 2 */
+    if (need_max) {
+        fused_pick_max(a, fs.fm, fs.own, fs.rg, k, 0, x);
+        if (u->exact)
+            fused_pick_max(a, fs.fx, fs.ex, fs.rg, k, 1, x);
+    }
+    if (need_worst)
+        fused_pick_worst(a, &fs, k);
+    /* pass 3 */
+    if (fused_full(u, a, t, &fs, x, y, k, FS_PICKED, p) != 0)
+        return 1;
+    /* pass 4 */
+    uint64_t decided = 0;
+    for (size_t q = 0; q < k; q++) {
+        enum gs_region rg = (enum gs_region)fs.rg[q];
+        if (fs.ex[q] == FS_DECIDED) {
+            struct gs_errstat *st = &a->ex_loc[rg];
+            if (fused_below_max(st, &fs.fx[q], x[q])) {
+                fused_count(st, &fs.fx[q]);
+                fs.ex[q] = FS_DONE;
+            } else {
+                fs.ex[q] = FS_FULL;
+            }
+        }
+        if (fs.own[q] == FS_DECIDED) {
+            struct gs_errstat *st = &a->loc[rg];
+            const struct gs_fused_meas *fm = &fs.fm[q];
+            if (fused_below_max(st, fm, x[q]) &&
+                (!fs.failed[q] ||
+                 gs_findings_count_unkept(&a->f, fm->defect, rg, gs_fused_ulp_hi(fm),
+                                          fm->exact_errs, x[q]))) {
+                fused_count(st, fm);
+                fs.own[q] = FS_DONE;
+                decided++;
+            } else {
+                fs.own[q] = FS_FULL;
+            }
+        }
+    }
+    gs_ref_add_fused(c->ref[t], decided);
+    /* pass 5 */
+    return fused_full(u, a, t, &fs, x, y, k, FS_FULL, p);
 }
 
 /* Blocks measured in full after a block whose last input starts no run, before the next try
@@ -445,8 +745,20 @@ static int work(void *arg, unsigned t, uint64_t j)
     unsigned char rep[ULP_MEAS_BLOCK];
     struct ulp_prev prev = { 0, GS_R_NONE, 0, 0 };
     unsigned retry = 0;
+    int fused = local && c->dt == GELUREF_F32 && gs_ref_is_fast(c->ref[t]);
     for (size_t i0 = 0; i0 < n;) {
         size_t k = n - i0 < ULP_MEAS_BLOCK ? n - i0 : ULP_MEAS_BLOCK, bad = 0;
+        if (fused) {
+            if (i0 - reported >= 1024) { /* a batch takes a second or more: report within it */
+                gs_ut_progress_add(&u->prog, t, i0 - reported);
+                reported = i0;
+            }
+            if (fused_block(u, a, t, i0, k, &prev) != 0) {
+                atomic_store(&u->stop, 1);
+                return 1;
+            }
+            goto next_block;
+        }
         enum geluref_status rs =
             gs_measure_n(c->ref[t], c->func, c->dt, a->x + i0, a->y + i0, k, mb, rep, &bad);
         size_t good = rs == GELUREF_OK ? k : bad;
@@ -456,7 +768,7 @@ static int work(void *arg, unsigned t, uint64_t j)
                 gs_ut_progress_add(&u->prog, t, i - reported);
                 reported = i;
             }
-            if (account(u, a, t, local, i, &mb[q], rep[q], &prev) != 0) {
+            if (account(u, a, t, local, a->x[i], a->y[i], &mb[q], rep[q], 1, &prev) != 0) {
                 atomic_store(&u->stop, 1);
                 return 1;
             }
@@ -466,6 +778,7 @@ static int work(void *arg, unsigned t, uint64_t j)
             atomic_store(&u->stop, 1);
             return 1;
         }
+    next_block:
         i0 += k;
         /* a rule's run after this block (local items only: their inputs share a binade) */
         struct ulp_tmpl tp;

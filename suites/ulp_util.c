@@ -49,8 +49,11 @@ int gs_ut_mag_range(const struct gs_ctx *c, const struct gs_ut_shape *s, int neg
     /* values v in [range_lo, range_hi]: for a negative sign, magnitudes in [-hi, -lo] */
     double a = neg ? -c->cfg->range_hi : c->cfg->range_lo;
     double b = neg ? -c->cfg->range_lo : c->cfg->range_hi;
-    if (a < 0)
+    /* -0.0 (an end at 0, negated) is the magnitude 0, not the pattern of -0: +0.0 here */
+    if (a <= 0)
         a = 0;
+    if (b == 0)
+        b = 0;
     if (!(b >= a))
         return 0;
     *lo = mag_at_least(c->dt, a);

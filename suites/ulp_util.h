@@ -67,6 +67,10 @@ int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_
 void gs_errstat_add_repeat(struct gs_errstat *s, const struct gs_meas *m);
 /* n such calls at once. */
 void gs_errstat_add_repeat_n(struct gs_errstat *s, const struct gs_meas *m, uint64_t n);
+/* The counts of a measurement with these fields whose f(x) and output are finite and whose
+ * errors are below the maxima of s (suites/ulp_fused.h decides that): gs_errstat_add without
+ * add_max. */
+void gs_errstat_count(struct gs_errstat *s, int cr, int faithful, int64_t cr_distance);
 /* The judging half of gs_ut_judge: m judged under c->pv, a finding of the judged kind
  * recorded into f.  Returns 1 when m passed (no finding), else 0. */
 int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,

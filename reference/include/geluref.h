@@ -228,6 +228,26 @@ GELUREF_API enum geluref_status geluref_eval_odd_run(enum geluref_func f, enum g
                                                      struct geluref_odd *out,
                                                      struct geluref_odd_run *run);
 
+/* appended after 0.2.0: cheap enclosures of f(x) in plain double (reference/README.md "The
+ * double tier"), for a sweep that decides most of its binary32 measurements without the value
+ * rounded to odd (the ulp suite) and asks geluref_eval_odd() for the rest.  For each x[i] (a
+ * double; every binary32 value is one) in the range served, ok[i] = 1 and, with m != 0 of
+ * f(x[i])'s sign and 0 < err <= 2^-40 |m| (1 + 2^-40):
+ *   side = 0:  f(x[i]) = (m + d) 2^e with |d| <= err;
+ *   side = -1: |f(x[i])| = (|m| - d) 2^e with 0 < d < err (just below |m| 2^e: saturation
+ *              toward a constant or x from below, where m holds that value exactly);
+ *   side = +1: |f(x[i])| = (|m| + d) 2^e with 0 < d < err.
+ * Elsewhere (|x| < 2^-500, the tails beyond each function's range, the zeros of gelu_grad and
+ * gelu_tanh_grad, the functions 10 and 11, NaN and infinities) ok[i] = 0 and out[i]
+ * unspecified.  Returns the number of x[i] with ok[i] = 1. */
+struct geluref_encl {
+    double m, err;
+    int64_t e;
+    int side;
+};
+GELUREF_API size_t geluref_enclose_n(enum geluref_func f, const double *x, size_t n,
+                                     struct geluref_encl *out, unsigned char *ok);
+
 /* ---- dtype values ---- */
 /* Sets v (any precision >= the dtype's) to the exact value of bits; NaN for NaN. */
 GELUREF_API void geluref_bits_to_mpfr(mpfr_ptr v, enum geluref_dtype dt, uint64_t bits);

@@ -82,6 +82,15 @@ enum gr_fx_kind gr_fast_eval_generic(enum geluref_func f, double x, int prec,
 enum gr_fx_kind gr_fast_eval_fma(enum geluref_func f, double x, int prec, struct gr_fx *out);
 enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_fx *out);
 
+/* The double tier of every function (fast_fn.c, geluref_enclose_n): 0 with *o set, or -1;
+ * compiled in both builds like gr_fast_eval. */
+int gr_fast_encl_generic(enum geluref_func f, double x, struct geluref_encl *o);
+int gr_fast_encl_fma(enum geluref_func f, double x, struct geluref_encl *o);
+size_t gr_fast_encl_n_generic(enum geluref_func f, const double *x, size_t n,
+                              struct geluref_encl *out, unsigned char *ok);
+size_t gr_fast_encl_n_fma(enum geluref_func f, const double *x, size_t n,
+                          struct geluref_encl *out, unsigned char *ok);
+
 /* ---- building blocks (fast_phi.h) ---- */
 /* e^(-y) = m 2^(-q) (1 + t), |t| <= GR_EPS_EXP, for y = y.hi + y.lo in [0, GR_EXP_YMAX]. */
 #define GR_EXP_YMAX 2048.0

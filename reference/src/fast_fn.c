@@ -397,7 +397,7 @@ static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
  * absolute error ea a of the exponent is a relative error < 1.01 ea a of w.  a <= 2048 (the
  * exp's range) is |x| <= 30.6 for the tanh form and 1203 for the sigmoid; beyond, |f| <
  * 2^-2800 for x < 0 (TINY) and f = x (1 - d), d < 2^-2800, for x > 0 (saturation). */
-static dd tanh_arg(double z, double *ea)
+static inline __attribute__((always_inline)) dd tanh_arg(double z, double *ea)
 {
     dd z2 = two_prod(z, z);
     dd t = dd_add_d(dd_mul(z2, gr_fast_tanh_c), 1.0);       /* 1 + c2 z^2: 4u^2 + 2u^2 + 2^-106 */
@@ -406,7 +406,7 @@ static dd tanh_arg(double z, double *ea)
     return dd_make(2 * t.hi, 2 * t.lo);                      /* exact */
 }
 
-static dd sigmoid_arg(double z, double *ea)
+static inline __attribute__((always_inline)) dd sigmoid_arg(double z, double *ea)
 {
     *ea = 3 * U2;
     return dd_mul_d(gr_fast_sigmoid_c, z);
@@ -548,4 +548,372 @@ enum gr_fx_kind GR_FAST_ENTRY(enum geluref_func f, double x, int prec, struct gr
     default:
         return GR_FX_NONE;
     }
+}
+
+/* ---- the double tier of every function: cheap enclosures for binary32 sweeps ----
+ * gr_fast_encl (geluref_enclose_n): f(x) = (m + d) 2^e with |d| <= err, in plain double, for
+ * the ulp suite's binary32 sweep, which decides most of its measurements from it without the
+ * value rounded to odd (suites/ulp_fused.c); where it cannot, it asks geluref_eval_odd.
+ * Each evaluator computes m 2^e with a relative error rel (relative to f(x)) bounded
+ * operation by operation below, u = 2^-53; the building blocks are fast_phi.h's double tier:
+ *   E(y) = gr_fast_exp_neg_d: e^(-y) = E 2^-q within 3.1u, y = y.hi + y.lo in [0, 2048];
+ *   Md(z) = gr_fast_mills_d: M(z) within 3.7u, z a double in [0, 60.4] taken exactly.
+ * Every constant c.hi of the tables is within u of the exact real (dd tables: |c.lo| <= u
+ * |c.hi|).  Each product, quotient, sum of same-sign terms rounds by at most u; a product of
+ * (1 + d_i) factors with sum |d_i| = D <= 2^-40 is within D (1 + 2^-39) of 1, which the
+ * final factor 1.01 covers many times over.  The result: encl_value() turns rel into
+ * err = rel |m| (1 + 2^-40) (|m 2^e - f| <= rel |f| <= rel (|m| 2^e + err 2^e)), and gives up
+ * (returns -1) when rel >= 2^-40, where no binary32 decision would follow anyway.
+ * Inputs: |x| >= 2^-500 (x^2 and the products stay normal) and each function's range below;
+ * outside, -1 (the caller's general path: the rules, the double-double path, MPFR).
+ * tests/reference/test_fast_encl.c checks every enclosure against f(x) at 300 bits (MPFR)
+ * on random binary32 inputs of every function and on the hard cases, both builds. */
+#ifdef GR_FAST_FMA
+#define GR_FAST_ENCL gr_fast_encl_fma
+#define GR_FAST_ENCL_N gr_fast_encl_n_fma
+#else
+#define GR_FAST_ENCL gr_fast_encl_generic
+#define GR_FAST_ENCL_N gr_fast_encl_n_generic
+#endif
+#define UD 0x1p-53 /* u */
+/* each function's evaluation inlined into its batch loop (GR_FAST_ENCL_N) */
+#define ENCL_INLINE __attribute__((always_inline))
+
+static inline ENCL_INLINE int encl_value(double m, int64_t e, double rel, struct geluref_encl *o)
+{
+    rel *= 1.01;
+    if (!(rel < 0x1p-40) || m == 0 || !(fabs(m) <= 0x1.fffffffffffffp+1023))
+        return -1;
+    o->m = m;
+    o->e = e;
+    o->err = rel * fabs(m) * (1 + 0x1p-40);
+    o->side = 0;
+    return 0;
+}
+
+/* The one-sided enclosures of saturation: f = c (1 + dir s) with 0 < s < 2^-44 (c exact,
+ * nonzero; dir = -1 toward 0, +1 away from it): |f| strictly between |c| and |c| (1 + dir
+ * 2^-44).  The callers take it where their computed s is below 2^-45: the true s is then
+ * below 2^-45 (1 + 16u) < 2^-44, and above 0 by the sign argued at each call. */
+#define ENCL_SIDE_S 0x1p-45
+static inline ENCL_INLINE int encl_side(double c, int dir, struct geluref_encl *o)
+{
+    o->m = c;
+    o->e = 0;
+    o->err = fabs(c) * 0x1p-44;
+    o->side = dir;
+    return 0;
+}
+
+/* phi(z) = g 2^-q: y = z^2/2 exactly (two_prod, halved; |z| >= 2^-500), E within 3.1u, the
+ * constant 1/sqrt(2 pi) and the product u each: 5.1u. */
+#define ENCL_EPS_G (5.1 * UD)
+static inline ENCL_INLINE double encl_gauss(double z, int64_t *q)
+{
+    dd y = two_prod(z, z);
+    y = dd_make(y.hi * 0.5, y.lo * 0.5);
+    return gr_fast_exp_neg_d(y, q) * gr_fast_inv_sqrt2pi.hi;
+}
+
+/* M(w) for w = w.hi + w.lo in [0, 60.4] (w.lo below u w.hi): gr_fast_mills_d's polynomial
+ * at t = RN((w.hi - i/32) + w.lo) (w.hi - i/32 is exact, as there): t errs by at most
+ * u |t| <= u/64; |M'| <= 1 on [0, inf) and M(w) >= 1/(w + 1) (Birnbaum), so the argument's
+ * error d (with w's own error e_w) moves M by at most (|d| + e_w)(w + 1) relatively; the
+ * polynomial at the computed t is within 3.7u of M there.  The caller charges the argument. */
+static inline ENCL_INLINE double encl_mills_dd(dd w)
+{
+    int i = (int)nearbyint(w.hi * 32.0);
+    double t = (w.hi - i * 0x1p-5) + w.lo;
+    const double *mh = gr_fast_mh[i], *mt = gr_fast_mt[i];
+    double s = GR_MULADD(mt[2], t, mt[1]);
+    s = GR_MULADD(s, t, mt[0]);
+    for (int k = 7; k >= 0; k--)
+        s = GR_MULADD(s, t, mh[k]);
+    return s;
+}
+
+/* erfc(z) = e^(-z^2) M(sqrt2 z) sqrt(2/pi) = m 2^-q, z in [2^-500, 42.7]:
+ *  z^2 exact (two_prod): E within 3.1u;
+ *  w = sqrt2 z as dd_mul_d of the dd constant: within 2u^2 w + 2^-106 w < 2^-99 (w <= 60.4);
+ *  M at it: 3.7u, plus the argument's error (u/64 (1.01) + 2^-99)(w + 1) <= 0.98u (w <= 60.4);
+ *  sqrt(2/pi).hi u, two products 2u: 10.78u; charged 11u. */
+#define ENCL_EPS_ERFC (11 * UD)
+static inline ENCL_INLINE double encl_erfc_pos(double z, int64_t *q)
+{
+    dd w = dd_mul_d(gr_fast_sqrt2, z);
+    dd y = two_prod(z, z);
+    double e = gr_fast_exp_neg_d(y, q);
+    return e * encl_mills_dd(w) * gr_fast_sqrt_2_pi.hi;
+}
+
+static inline ENCL_INLINE int encl_gelu(double x, struct geluref_encl *o)
+{
+    double z = fabs(x);
+    if (z <= GELU_SERIES_X) {
+        /* x/2 + T as gelu_series (above), all in double: T = phi(0) q P with q = RN(x^2),
+         * P = 1 + (P - 1) rounded, phi(0).hi, two products: 5.01u of T (the series' remainder
+         * 2^-91); |T| < 2^-10.3 |f| (gelu_series' comment), so T's error is < 0.005u |f|;
+         * x/2 is exact (|x| >= 2^-500) and the sum rounds by u: 1.01u, charged 2u */
+        double q = x * x;
+        double t = gr_fast_inv_sqrt2pi.hi * q * (1.0 + gr_gelu_series_pm1(q));
+        return encl_value(x * 0.5 + t, 0, 2 * UD, o);
+    }
+    if (z > 60)
+        return -1;
+    /* gelu_double's evaluation and bound (16u = 2^-49 covers its 11.8u), valid for every z
+     * up to 60 (e^(-z^2/2) and M in range; x > 0: s = p 2^-q, whose subnormal or zero
+     * rounding loses < 2^-1022 < u against 1 - s >= 1/2) */
+    dd y = two_prod(z, z);
+    y = dd_make(y.hi * 0.5, y.lo * 0.5);
+    int64_t q;
+    double p = gr_fast_exp_neg_d(y, &q) * gr_fast_inv_sqrt2pi.hi * gr_fast_mills_d(z);
+    if (x < 0)
+        return encl_value(p * x, -q, 12 * UD, o);
+    double s = q > 1100 ? 0.0 : dd_ldexp(p, (int)-q);
+    if (s < ENCL_SIDE_S) /* x (1 - Phi(-x)), Phi(-x) > 0 */
+        return encl_side(x, -1, o);
+    return encl_value((1 - s) * x, 0, 12 * UD, o);
+}
+
+/* Phi(x): x < 0, g M(z) 2^-q: 5.1u + 3.7u + the product u = 9.8u; x > 0, 1 - s with
+ * s = Phi(-z) <= 1/2 within 9.8u s <= 9.8u (1 - s) (s's subnormal rounding < 2^-1022), the
+ * subtraction u: 10.8u. */
+static inline ENCL_INLINE int encl_normcdf(double x, struct geluref_encl *o)
+{
+    double z = fabs(x);
+    if (z > 60)
+        return -1;
+    int64_t q;
+    double p = encl_gauss(z, &q) * gr_fast_mills_d(z);
+    if (x < 0)
+        return encl_value(p, -q, 9.8 * UD, o);
+    double s = q > 1100 ? 0.0 : dd_ldexp(p, (int)-q);
+    if (s < ENCL_SIDE_S) /* 1 - Phi(-x), Phi(-x) > 0 */
+        return encl_side(1.0, -1, o);
+    return encl_value(1 - s, 0, 10.8 * UD, o);
+}
+
+static inline ENCL_INLINE int encl_normpdf(double x, struct geluref_encl *o)
+{
+    if (fabs(x) > 60)
+        return -1;
+    int64_t q;
+    double g = encl_gauss(x, &q);
+    return encl_value(g, -q, ENCL_EPS_G, o);
+}
+
+/* erfc: x > 0 as encl_erfc_pos; x < 0, 2 - s with s = erfc(z) <= 1 within 11u s <=
+ * 11u (2 - s) (s's subnormal rounding < 2^-1022 against 2 - s >= 1), the subtraction u. */
+static inline ENCL_INLINE int encl_erfc(double x, struct geluref_encl *o)
+{
+    double z = fabs(x);
+    if (z > ERFC_ZMAX)
+        return -1;
+    int64_t q;
+    double m = encl_erfc_pos(z, &q);
+    if (x > 0)
+        return encl_value(m, -q, ENCL_EPS_ERFC, o);
+    double s = q > 1100 ? 0.0 : dd_ldexp(m, (int)-q);
+    if (s < ENCL_SIDE_S) /* 2 - erfc(z) = 2 (1 - erfc(z)/2), erfc(z) > 0 */
+        return encl_side(2.0, -1, o);
+    return encl_value(2 - s, 0, ENCL_EPS_ERFC + UD, o);
+}
+
+/* erf(z), odd.  z < 2^-4: (2/sqrt(pi)) z S, S = sum_{n<=5} c_n v^n, v = RN(z^2) <= 2^-8
+ *  (u), by Horner in double with the tables' c_n.hi (u each): the tail v (c_1 + ...) is
+ *  below v/3 < 2^-9.5 and carries < 5u of itself (v, coefficients, products, sums), so
+ *  < 5u 2^-9.5 absolutely; c_0 = 1 exact and the last sum's rounding u; the truncation
+ *  |c_6| v^6 < 2^-61.2; S >= 1 - v/3 > 0.998: S within 1.3u; the constant's hi and two
+ *  products: 3.3u, charged 3.5u.
+ * Above: 1 - s, s = erfc(z) within 11u s (encl_erfc_pos), the subtraction u: relative
+ *  11u s/(1 - s) + u (s/(1 - s) <= 14 at z >= 2^-4). */
+static inline ENCL_INLINE int encl_erf(double x, struct geluref_encl *o)
+{
+    double z = fabs(x);
+    if (z < 0x1p-4) {
+        double v = z * z;
+        double s = gr_fast_erf_c[5].hi;
+        for (int n = 4; n >= 0; n--)
+            s = GR_MULADD(s, v, gr_fast_erf_c[n].hi);
+        return encl_value(s * gr_fast_two_sqrtpi.hi * x, 0, 3.5 * UD, o);
+    }
+    if (z > ERFC_ZMAX)
+        return -1;
+    int64_t q;
+    double m = encl_erfc_pos(z, &q);
+    double s = q > 1100 ? 0.0 : dd_ldexp(m, (int)-q);
+    if (s < ENCL_SIDE_S) /* +-(1 - erfc(z)), erfc(z) > 0 */
+        return encl_side(x < 0 ? -1.0 : 1.0, -1, o);
+    double r = 1 - s;
+    return encl_value(x < 0 ? -r : r, 0, ENCL_EPS_ERFC * s / r * 1.01 + UD, o);
+}
+
+/* gelu_grad = g (M(z) - z) 2^-q for x = -z < 0, 1 + g (z - M(z)) 2^-q for x = z > 0.
+ * D = +-(M - z) rounded: absolute error 3.7u M (1.01) + u |D~| (M~ within 3.7u); relative to
+ * D at most that over |D~| (1.01 once it is below 2^-40, else no enclosure): the zero of D
+ * near |x| = 0.7518 leaves the enclosure to the general path.
+ * x < 0: g D with g within 5.1u and the product u.
+ * x > 0: s = g D 2^-q within (5.1u + u + eD) |s|, the sum 1 + s rounds by u |f|, f >= 1/2. */
+static inline ENCL_INLINE int encl_gelu_grad(double x, struct geluref_encl *o)
+{
+    double z = fabs(x);
+    if (z > 60)
+        return -1;
+    int64_t q;
+    double g = encl_gauss(z, &q);
+    double mz = gr_fast_mills_d(z);
+    double d = x < 0 ? mz - z : z - mz;
+    if (d == 0)
+        return -1;
+    double ed = (3.7 * UD * mz * 1.01 + UD * fabs(d)) / fabs(d) * 1.01;
+    if (!(ed < 0x1p-40))
+        return -1;
+    double p = g * d;
+    if (x < 0)
+        return encl_value(p, -q, ed + ENCL_EPS_G + UD, o);
+    double s = q > 1100 ? 0.0 : dd_ldexp(p, (int)-q);
+    if (fabs(s) < ENCL_SIDE_S) /* 1 + s, s of d's sign, which is certain (ed < 1) */
+        return encl_side(1.0, d > 0 ? 1 : -1, o);
+    double f = 1 + s;
+    /* |s| <= 2^-1022 lost to subnormal rounding is below u |f| */
+    double rel = ((ed + ENCL_EPS_G + UD) * 1.01 * fabs(s) + 0x1p-1022) / f + UD;
+    return encl_value(f, 0, rel, o);
+}
+
+/* The approximations' weight w = e^(-a) = E 2^-q: a = 2|u(x)| (tanh_arg, relative error
+ * 15u^2) or 1.702 |x| (sigmoid_arg, 3u^2) as a double-double; an absolute error eta = ea a of
+ * the exponent is a relative 1.01 eta of w (a <= 2048: eta < 2^-80); E within 3.1u:
+ * ew = 3.1u + 1.01 ea a. */
+static inline ENCL_INLINE double encl_weight(double z, int tanh_form, int64_t *q, double *ew)
+{
+    double ea;
+    dd a = tanh_form ? tanh_arg(z, &ea) : sigmoid_arg(z, &ea);
+    if (!(a.hi <= GR_EXP_YMAX))
+        return -1;
+    *ew = 3.1 * UD + 1.01 * ea * a.hi * 1.01;
+    return gr_fast_exp_neg_d(a, q);
+}
+
+/* x/(1 + w) for x > 0: W = w (its rounding into the subnormals or to 0 loses < 2^-1022,
+ * against 1 + W >= 1), d = 1 + W within ew W/d + u, the quotient u.
+ * x w/(1 + w) for x < 0: (x E / d) 2^-q: ew, d's error, the product and the quotient u
+ * each. */
+static inline ENCL_INLINE int encl_approx(double x, int tanh_form, struct geluref_encl *o)
+{
+    double z = fabs(x);
+    if (z > (tanh_form ? 30.0 : 1200.0))
+        return -1;
+    int64_t q;
+    double ew;
+    double e = encl_weight(z, tanh_form, &q, &ew);
+    if (e < 0)
+        return -1;
+    double w = q > 1100 ? 0.0 : dd_ldexp(e, (int)-q);
+    double d = 1 + w;
+    double ed = ew * w / d * 1.01 + UD + 0x1p-1022;
+    if (x > 0 && w < ENCL_SIDE_S) /* x (1 - w/(1 + w)), w > 0 */
+        return encl_side(x, -1, o);
+    if (x > 0)
+        return encl_value(x / d, 0, ed + UD, o);
+    return encl_value(x * e / d, -q, ew + ed + 2 * UD, o);
+}
+
+/* gelu_tanh_grad (fast_fn.c gelu_tanh_grad's formulas), A = 2 sqrt(2/pi) x (1 + 3 c2 x^2):
+ * big = 1 + RN(RN(3 c2.hi) RN(x^2)): 3 c2.hi within 2u of 3 c2, x^2 u, the product u: the
+ * term within 4u, the sum of positive terms u: big within 5u; times 2 sqrt(2/pi).hi (u) and
+ * x (u): A within 7u, charged 8u.  W, d, ed as encl_approx.
+ * x > 0: t = A W / d: 8u + ew + ed + 2u; num = 1 + t: et t/num + u; f = num/d: + ed + u.
+ * x < 0: r = A/d: 8u + ed + u; b = 1 + r (negative A: cancels near x = -0.75): absolute
+ *  er |r| + u |b|, relative to b over |b| (1.01 below 2^-40, else no enclosure);
+ *  f = (E/d) b 2^-q: ew + ed + u + eb + u. */
+static inline ENCL_INLINE int encl_tanh_grad(double x, struct geluref_encl *o)
+{
+    double z = fabs(x);
+    if (z > 30)
+        return -1;
+    int64_t q;
+    double ew;
+    double e = encl_weight(z, 1, &q, &ew);
+    if (e < 0)
+        return -1;
+    double w = q > 1100 ? 0.0 : dd_ldexp(e, (int)-q);
+    double d = 1 + w;
+    double ed = ew * w / d * 1.01 + UD + 0x1p-1022;
+    double big = 1 + (3 * gr_fast_tanh_c.hi) * (x * x);
+    double am = big * (2 * gr_fast_sqrt_2_pi.hi) * x;
+    double eam = 8 * UD;
+    if (x > 2 && am * w < ENCL_SIDE_S) /* 0 < f - 1 < A w (fast_fn.c gelu_tanh_grad) */
+        return encl_side(1.0, 1, o);
+    if (x > 0) {
+        double t = am * w / d;
+        double et = (eam + ew + ed + 2 * UD) * 1.01;
+        double num = 1 + t;
+        double en = et * t / num * 1.01 + UD;
+        return encl_value(num / d, 0, en + ed + UD, o);
+    }
+    double r = am / d;
+    double er = (eam + ed + UD) * 1.01;
+    double b = 1 + r;
+    if (b == 0)
+        return -1;
+    double eb = (er * fabs(r) + UD * fabs(b)) / fabs(b) * 1.01;
+    if (!(eb < 0x1p-40))
+        return -1;
+    return encl_value(e / d * b, -q, ew + ed + UD + eb + UD, o);
+}
+
+int GR_FAST_ENCL(enum geluref_func f, double x, struct geluref_encl *o)
+{
+    if (!(fabs(x) >= 0x1p-500) || !isfinite(x))
+        return -1;
+    switch (f) {
+    case GELUREF_GELU:
+        return encl_gelu(x, o);
+    case GELUREF_NORMCDF:
+        return encl_normcdf(x, o);
+    case GELUREF_NORMPDF:
+        return encl_normpdf(x, o);
+    case GELUREF_GELU_GRAD:
+        return encl_gelu_grad(x, o);
+    case GELUREF_ERFC:
+        return encl_erfc(x, o);
+    case GELUREF_ERF:
+        return encl_erf(x, o);
+    case GELUREF_GELU_TANH:
+        return encl_approx(x, 1, o);
+    case GELUREF_GELU_SIGMOID:
+        return encl_approx(x, 0, o);
+    case GELUREF_GELU_TANH_GRAD:
+        return encl_tanh_grad(x, o);
+    default:
+        return -1;
+    }
+}
+
+/* GR_FAST_ENCL over a batch, the function chosen once (geluref_enclose_n). */
+#define ENCL_LOOP(call)                                                                    \
+    for (size_t i = 0; i < n; i++) {                                                       \
+        double xi = x[i];                                                                  \
+        ok[i] = fabs(xi) >= 0x1p-500 && fabs(xi) <= 0x1p+11 && (call) == 0;                \
+        k += ok[i];                                                                        \
+    }
+size_t GR_FAST_ENCL_N(enum geluref_func f, const double *x, size_t n, struct geluref_encl *out,
+                      unsigned char *ok)
+{
+    size_t k = 0;
+    switch (f) {
+    case GELUREF_GELU: ENCL_LOOP(encl_gelu(xi, &out[i])) break;
+    case GELUREF_NORMCDF: ENCL_LOOP(encl_normcdf(xi, &out[i])) break;
+    case GELUREF_NORMPDF: ENCL_LOOP(encl_normpdf(xi, &out[i])) break;
+    case GELUREF_GELU_GRAD: ENCL_LOOP(encl_gelu_grad(xi, &out[i])) break;
+    case GELUREF_ERFC: ENCL_LOOP(encl_erfc(xi, &out[i])) break;
+    case GELUREF_ERF: ENCL_LOOP(encl_erf(xi, &out[i])) break;
+    case GELUREF_GELU_TANH: ENCL_LOOP(encl_approx(xi, 1, &out[i])) break;
+    case GELUREF_GELU_SIGMOID: ENCL_LOOP(encl_approx(xi, 0, &out[i])) break;
+    case GELUREF_GELU_TANH_GRAD: ENCL_LOOP(encl_tanh_grad(xi, &out[i])) break;
+    default:
+        for (size_t i = 0; i < n; i++)
+            ok[i] = 0;
+    }
+    return k;
 }

@@ -108,6 +108,16 @@ enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_
     return gr_fast_variant()(f, x, prec, out);
 }
 
+size_t geluref_enclose_n(enum geluref_func f, const double *x, size_t n,
+                         struct geluref_encl *out, unsigned char *ok)
+{
+#if defined(GR_HAVE_FMA_VARIANT)
+    if (__builtin_cpu_supports("fma"))
+        return gr_fast_encl_n_fma(f, x, n, out, ok);
+#endif
+    return gr_fast_encl_n_generic(f, x, n, out, ok);
+}
+
 /* ---- the fast path's decision ---- */
 
 /* The value of finite dtype bits x as a double (exact: every f32, f16 and bf16 value is a

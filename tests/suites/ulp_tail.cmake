@@ -23,3 +23,11 @@ target_link_libraries(test_suites_ulp_measure_n PRIVATE gc_suites PkgConfig::CMO
 add_test(NAME suites_ulp_measure_n COMMAND test_suites_ulp_measure_n)
 add_test(NAME suites_ulp_measure_n_all16 COMMAND test_suites_ulp_measure_n sweep)
 set_tests_properties(suites_ulp_measure_n_all16 PROPERTIES LABELS sweep)
+
+# the fused binary32 measurement (suites/ulp_fused.h) against gs_measure, every function
+add_executable(test_suites_ulp_fused suites/test_ulp_fused.c)
+target_include_directories(test_suites_ulp_fused PRIVATE ${PROJECT_SOURCE_DIR}/suites)
+target_link_libraries(test_suites_ulp_fused PRIVATE gc_suites PkgConfig::CMOCKA
+                                                     gelucheck_warnings m)
+add_test(NAME suites_ulp_fused COMMAND test_suites_ulp_fused)
+add_test(NAME suites_ulp_fused_mpfr COMMAND test_suites_ulp_fused mpfr)

@@ -1,0 +1,292 @@
+/* ulp_fused.h: the binary32 ulp sweep's measurement decided from a cheap enclosure of f(x)
+ * (geluref_enclose_n, the reference's double tier) instead of the value rounded to odd
+ * (private to ulp.c and its tests).
+ *
+ * measure.c measures an output y against V, f(x) rounded to odd at P = 40 bits.  With an
+ * enclosure f(x) in (m - err, m + err) 2^e (err <= 2^-40 |m|), most of that measurement
+ * follows without V:
+ *  - the binade of f(x) when the enclosure does not cross a power of two: its ulp 2^k,
+ *    k = max(E, -126) - 23, which is V's too (rounding to odd never leaves the binade);
+ *  - in units of 2^k the enclosure is (ms - es, ms + es); when it holds no integer, f(x) lies
+ *    between the binary32 values n 2^k and (n + 1) 2^k (n = floor): RD and RU; when it also
+ *    holds no n + 1/2, RN.  f(x) is never one of these points (transcendental at every
+ *    finite nonzero x; a zero x never comes here), so the decision is the exact one;
+ *  - hence cr, faithful, cr_distance, want and want_class exactly as measure.c computes them
+ *    (its pos_of differences, its class_of), for every finite output, and the defect by
+ *    measure.c's defect() (its tests read only these fields and the signs); NaN and
+ *    infinite outputs are not decided;
+ *  - the ulp error measure.c computes, RN(|y 2^-k - V 2^-k|) (errors(): one rounding,
+ *    cl = 0 for binary32), lies within es + mv of |y 2^-k - ms| rounded, mv bounding
+ *    |V - f(x)| 2^-k: V is within one 40-bit unit of f(x), 2^(E-39), which is 2^-16 units of
+ *    2^k for a normal result and below ms 2^-38 for a subnormal one; the computed |ys - ms|
+ *    rounds by u, and RN is monotone, so [ulp_lo, ulp_hi] below holds it (margins 2^-50);
+ *  - the absolute error is that ulp error times 2^k (errors()'s first branch, taken for
+ *    ulp >= 2^-900, which holds: the result is at least 2^-850 units here, and |y - V| is at
+ *    least one 40-bit unit of V), exact or one rounding into the subnormal doubles (2^-1074);
+ *    the relative error that over V 2^-k, V 2^-k within ms +- (es + mv), one rounding; when
+ *    y = +-0 it is |V|/|V| = 1 exactly (rel_one).  A y of the other sign is |y| + |f| away.
+ * tests/suites/test_ulp_fused.c compares every decided field and interval with gs_measure on
+ * random inputs and outputs of every function. */
+#ifndef GELUCHECK_ULP_FUSED_H
+#define GELUCHECK_ULP_FUSED_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "suites.h"
+
+struct gs_fused_meas {
+    uint64_t want;          /* RN(f(x)) bits */
+    int cr, faithful, want_class;
+    int64_t cr_distance;
+    enum gs_kind defect;    /* measure.c's defect() */
+    int simple;             /* the defect is none (cr) or ulp_exceeded */
+    int rel_one;            /* the relative error is exactly 1 (y = +-0) */
+    double d, w;            /* |y - f(x)| 2^-k ~ d within w (the intervals below) */
+    double ms, p2k;         /* |f(x)| 2^-k ~ ms; 2^k */
+    int exact_errs;         /* V itself is known: ulp, abs, rel are measure.c's very errors */
+    double ulp, abs, rel;
+};
+
+/* The ulp error measure.c computes lies in [gs_fused_ulp_lo, gs_fused_ulp_hi], the absolute
+ * error in [gs_fused_abs_lo, gs_fused_abs_hi], the relative error in [gs_fused_rel_lo,
+ * gs_fused_rel_hi] (1 exactly when rel_one). */
+static inline double gs_fused_ulp_lo(const struct gs_fused_meas *fm)
+{
+    return fm->exact_errs ? fm->ulp : (fm->d - fm->w) * (1 - 0x1p-50);
+}
+static inline double gs_fused_ulp_hi(const struct gs_fused_meas *fm)
+{
+    return fm->exact_errs ? fm->ulp : (fm->d + fm->w) * (1 + 0x1p-50);
+}
+static inline double gs_fused_abs_lo(const struct gs_fused_meas *fm)
+{
+    return fm->exact_errs ? fm->abs : gs_fused_ulp_lo(fm) * fm->p2k * (1 - 0x1p-50) - 0x1p-1074;
+}
+static inline double gs_fused_abs_hi(const struct gs_fused_meas *fm)
+{
+    return fm->exact_errs ? fm->abs : gs_fused_ulp_hi(fm) * fm->p2k * (1 + 0x1p-50) + 0x1p-1074;
+}
+static inline double gs_fused_rel_lo(const struct gs_fused_meas *fm)
+{
+    return fm->exact_errs ? fm->rel
+           : fm->rel_one  ? 1.0
+                          : gs_fused_ulp_lo(fm) / (fm->ms + fm->w) * (1 - 0x1p-50);
+}
+static inline double gs_fused_rel_hi(const struct gs_fused_meas *fm)
+{
+    return fm->exact_errs ? fm->rel
+           : fm->rel_one  ? 1.0
+                          : gs_fused_ulp_hi(fm) / (fm->ms - fm->w) * (1 + 0x1p-50);
+}
+
+/* V itself where the enclosure f(x) 2^-k in [lo, hi] (open: (lo, hi)) of a normal result
+ * lies in one open cell between 40-bit numbers, (C, C + 1) 2^-16 in these units: V 2^-k =
+ * (C | 1) 2^-16, rounding to odd being the truncation with the last bit set.  Then the errors
+ * are measure.c's, computed by errors()'s very operations: ulp = |ys - a| with a = V 2^-k of
+ * f's sign and ys = y 2^-k of y's (one rounding; exact for nearby y), abs = ulp 2^k, rel =
+ * ulp / |a| (its first branch: ulp >= 2^-16 > 2^-900 since ys is an integer and a an odd
+ * multiple of 2^-16, V's exponent minus k is -16). */
+static inline void gs_fused_exact_errs(struct gs_fused_meas *fm, double lo, double hi, int open,
+                                       int neg, double ys_signed)
+{
+    double l16 = lo * 0x1p16, h16 = hi * 0x1p16; /* exact */
+    int64_t cl = (int64_t)l16;                   /* floor: 0 < l16 < 2^40 */
+    double c = (double)cl;
+    fm->exact_errs = open ? h16 <= c + 1 : (l16 > c && h16 < c + 1);
+    if (!fm->exact_errs)
+        return;
+    double a = (double)(cl | 1) * 0x1p-16;
+    fm->ulp = fabs(ys_signed - (neg ? -a : a));
+    fm->abs = fm->ulp * fm->p2k;
+    fm->rel = fm->ulp / a;
+}
+
+/* 2^k for a normal double's exponent k (-1022 <= k <= 1023). */
+static inline double gs_fused_pow2(int64_t k)
+{
+    uint64_t b = (uint64_t)(k + 1023) << 52;
+    double d;
+    memcpy(&d, &b, sizeof d);
+    return d;
+}
+
+/* 1 with *fm set when the enclosure e decides the measurement of binary32 output y (bits) for
+ * input x, 0 when the full measurement must be taken.  A one-sided enclosure (e->side) is an
+ * open interval next to |m| 2^e, in the binade below when |m| is a power of two and the
+ * interval lies below it (f(x) is never |m| 2^e itself). */
+static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
+                                       struct gs_fused_meas *fm)
+{
+    double am = fabs(e->m);
+    int neg = e->m < 0;
+    uint64_t mb;
+    memcpy(&mb, &am, sizeof mb);
+    int64_t em = (int64_t)(mb >> 52) - 1023; /* |m| in [2^em, 2^(em+1)): m normal */
+    if (em == -1023 || em == 1024)
+        return 0;
+    int side = e->side;
+    int64_t E = em + e->e; /* |m| 2^e in [2^E, 2^(E+1)) */
+    if (side < 0 && (mb & 0x000fffffffffffffu) == 0)
+        E--; /* just below a power of two: f(x) in the binade below */
+    if (E > 127 || E < -1000)
+        return 0;
+    int64_t k = (E > -126 ? E : -126) - 23;
+    int64_t sh = e->e - k;
+    if (sh < -1000 || sh > 1000)
+        return 0;
+    double sc = gs_fused_pow2(sh); /* ms, es exact (normal doubles) */
+    double ms = am * sc, es = e->err * sc;
+    /* f(x) 2^-k in [lo, hi] (side 0), or in the open interval (lo, hi) (one-sided); lo and
+     * hi are rounded, but compared only with integers and half-integers, which are doubles:
+     * rounding is monotone and keeps each on its side of such a number */
+    double lo = side > 0 ? ms : ms - es, hi = side < 0 ? ms : ms + es;
+    if (!(ms >= 0x1p-850))
+        return 0;
+    int open = side != 0;
+    if (E >= -126 ? !(lo >= 0x1p23 && (open ? hi <= 0x1p24 : hi < 0x1p24))
+                  : !(open ? hi <= 0x1p23 : hi < 0x1p23))
+        return 0; /* the binade is not certain */
+    int64_t ni = (int64_t)lo; /* floor: 0 < lo < 2^24 */
+    double n = (double)ni;
+    if (open ? !(hi <= n + 1) : !(lo > n && hi < n + 1))
+        return 0; /* RD and RU not decided */
+    int up;
+    if (open ? lo - n >= 0.5 : lo - n > 0.5)
+        up = 1;
+    else if (open ? hi - n <= 0.5 : hi - n < 0.5)
+        up = 0;
+    else
+        return 0; /* RN not decided */
+    uint64_t base = (uint64_t)(k + 149) << 23, rz = base + (uint64_t)ni, ra = rz + 1;
+    uint64_t rn = up ? ra : rz;
+    if (rn >= 0x7f800000u)
+        return 0;
+    uint64_t sign = neg ? 0x80000000u : 0;
+    uint64_t ymag = y & 0x7fffffffu;
+    if (ymag >= 0x7f800000u)
+        return 0; /* NaN or infinite output */
+    fm->want = sign | rn;
+    fm->cr = y == fm->want;
+    int same_sign = (y & 0x80000000u) == sign;
+    /* the defect: none, or ulp_exceeded for a finite nonzero output of f(x)'s sign; a zero
+     * or wrong-signed output has another (flush, ftz, wrong_sign, signed_zero) */
+    fm->simple = fm->cr || (ymag != 0 && same_sign);
+    /* measure.c's positions: pos = +-magnitude by the sign, +0 and -0 both 0 */
+    int64_t py = same_sign ? (int64_t)ymag : -(int64_t)ymag;
+    int64_t prn = (int64_t)rn, prd = (int64_t)(neg ? ra : rz), pru = (int64_t)(neg ? rz : ra);
+    /* in f(x)'s orientation (positions negated for a negative f): RD and RU are rz and ra in
+     * some order, and faithfulness asks for either */
+    fm->faithful = py == prd || py == pru;
+    fm->cr_distance = py > prn ? py - prn : prn - py;
+    fm->want_class = rn == 0 ? GS_WANT_ZERO : rn < 0x00800000u ? GS_WANT_SUBNORMAL
+                                                              : GS_WANT_NORMAL;
+    /* measure.c's defect() for a finite output and a finite nonzero f(x), in its order */
+    if (fm->cr)
+        fm->defect = GS_K_NONE;
+    else if (ymag != 0 && !same_sign)
+        fm->defect = GS_K_WRONG_SIGN;
+    else if (ymag == 0 && fm->want_class == GS_WANT_NORMAL)
+        fm->defect = GS_K_PREMATURE_FLUSH;
+    else if (ymag == 0 && fm->want_class == GS_WANT_SUBNORMAL && !fm->faithful)
+        fm->defect = GS_K_FTZ;
+    else if (ymag == 0 && rn == 0)
+        fm->defect = GS_K_SIGNED_ZERO;
+    else
+        fm->defect = GS_K_ULP_EXCEEDED;
+    uint32_t yb = (uint32_t)ymag;
+    float yf;
+    memcpy(&yf, &yb, sizeof yf);
+    double ys = (double)yf * gs_fused_pow2(-k); /* exact: -149 <= k <= 104 */
+    fm->d = same_sign ? fabs(ys - ms) : ys + ms; /* |y - f| 2^-k with signs */
+    fm->w = es + (E >= -126 ? 0x1p-16 : ms * 0x1p-38);
+    fm->ms = ms;
+    fm->p2k = gs_fused_pow2(k);
+    fm->rel_one = ymag == 0;
+    fm->exact_errs = 0;
+    if (E >= -126)
+        gs_fused_exact_errs(fm, lo, hi, open, neg, (y & 0x80000000u) ? -ys : ys);
+    return 1;
+}
+
+/* gs_fused_measure_f32 for the common case, in fewer operations: a two-sided enclosure of a
+ * normal result
+ * (E >= -126: ms is |m|'s significand scaled to [2^23, 2^24), k = E - 23, base
+ * (E + 126) 2^23) and an output that is RN or a nonzero value of f(x)'s sign in f(x)'s
+ * binade (then y 2^-k = ymag - base exactly: the significand with its implicit bit).  The
+ * same fields and values (tests/suites/test_ulp_fused.c compares them); -1 when the case is
+ * not this one (the caller asks gs_fused_measure_f32), 0 when the enclosure does not decide,
+ * 1 when *fm is set. */
+static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64_t y,
+                                            struct gs_fused_meas *fm)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
+    int64_t E = em + e->e;
+    if (E < -126 || E > 127 || em == -1023 || em == 1024 || e->side != 0)
+        return -1;
+    /* |m| 2^(23 - em): the exponent field replaced, exact */
+    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
+    double ms;
+    memcpy(&ms, &msb, sizeof ms);
+    double es = e->err * gs_fused_pow2(23 - em);
+    double lo = ms - es, hi = ms + es;
+    if (!(lo >= 0x1p23 && hi < 0x1p24))
+        return 0;
+    int64_t ni = (int64_t)lo;
+    double n = (double)ni;
+    if (!(lo > n && hi < n + 1))
+        return 0;
+    int up;
+    if (lo - n > 0.5)
+        up = 1;
+    else if (hi - n < 0.5)
+        up = 0;
+    else
+        return 0;
+    uint64_t base = (uint64_t)(E + 126) << 23, rn = base + (uint64_t)ni + (uint64_t)up;
+    if (rn >= 0x7f800000u)
+        return 0;
+    uint64_t sign = (mb >> 63) << 31;
+    fm->want = sign | rn;
+    fm->want_class = GS_WANT_NORMAL;
+    fm->ms = ms;
+    fm->w = es + 0x1p-16;
+    fm->p2k = gs_fused_pow2(E - 23);
+    fm->rel_one = 0;
+    fm->simple = 1;
+    if (y == fm->want) {
+        fm->cr = fm->faithful = 1;
+        fm->cr_distance = 0;
+        fm->defect = GS_K_NONE;
+        double ys = (double)(ni + up);
+        fm->d = fabs(ys - ms);
+        gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), sign ? -ys : ys);
+        return 1;
+    }
+    uint64_t ymag = y & 0x7fffffffu;
+    if (ymag == 0) { /* a zero for a normal result: premature_flush, |y - f| = |f| */
+        fm->cr = fm->faithful = 0;
+        fm->cr_distance = (int64_t)rn; /* positions: |0 - +-rn| */
+        fm->defect = GS_K_PREMATURE_FLUSH;
+        fm->simple = 0;
+        fm->rel_one = 1;
+        fm->d = ms;
+        gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), (y & 0x80000000u) ? -0.0 : 0.0);
+        return 1;
+    }
+    if ((y & 0x80000000u) != sign || (ymag >> 23) != (uint64_t)(E + 127))
+        return -1; /* another sign or binade, NaN or infinity */
+    fm->cr = 0;
+    fm->faithful = ymag == base + (uint64_t)ni || ymag == base + (uint64_t)ni + 1;
+    fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
+    fm->defect = GS_K_ULP_EXCEEDED;
+    double ys = (double)(ymag - base);
+    fm->d = fabs(ys - ms);
+    gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), sign ? -ys : ys);
+    return 1;
+}
+
+#endif

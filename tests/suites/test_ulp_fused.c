@@ -1,0 +1,140 @@
+/* The ulp sweep's fused measurement (suites/ulp_fused.h: a binary32 measurement decided from
+ * the reference's double tier, geluref_enclose_n) against gs_measure (the value rounded to
+ * odd, here by the MPFR path as well as the fast path): wherever gs_fused_measure_f32 decides,
+ * want, cr, faithful, cr_distance, want_class and the defect must be gs_measure's, where
+ * "simple" says so the defect must be none or ulp_exceeded (which, by cr), and gs_measure's
+ * ulp, absolute and relative errors must lie in the decided intervals (exactly 1 where
+ * rel_one says so, and exactly the decided errors where V itself is known, exact_errs).  Inputs: random binary32 bit
+ * patterns and values uniform in [-32, 32] of every function (both signs, every binade);
+ * outputs: RN(f(x)) and its neighbours up to 20 positions away, the zeros, a random pattern.
+ *   default: 3000 inputs of each kind per function, the fast path;
+ *   "mpfr":  600 per kind and function with gs_measure on the MPFR path. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "measure_hp.h"
+#include "ulp_fused.h"
+
+static struct gs_ref *ref;
+static int use_mpfr;
+static unsigned long n_decided, n_tried, n_fast, n_exact;
+
+static double f32_of(uint64_t b)
+{
+    uint32_t u = (uint32_t)b;
+    float v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
+{
+    double xd = f32_of(x);
+    struct geluref_encl e;
+    unsigned char ok = 0;
+    geluref_enclose_n(f, &xd, 1, &e, &ok);
+    if (!ok)
+        return;
+    struct gs_refval v;
+    assert_int_equal(gs_ref_eval(ref, f, GELUREF_F32, x, &v), GELUREF_OK);
+    uint64_t outs[12] = { v.rn, v.rn + 1, v.rn - 1, v.rn + 2, v.rn - 3, v.rn + 20, v.rn - 17,
+                          0, 0x80000000u, v.rn ^ 0x80000000u, gs_rng_next(rng) & 0xffffffffu,
+                          (v.rn + (gs_rng_next(rng) % 9)) - 4 };
+    for (int k = 0; k < 12; k++) {
+        uint64_t y = outs[k] & 0xffffffffu;
+        struct gs_fused_meas fm;
+        memset(&fm, 0, sizeof fm);
+        n_tried++;
+        if (!gs_fused_measure_f32(&e, y, &fm)) {
+            struct gs_fused_meas ff;
+            if (gs_fused_measure_f32_fast(&e, y, &ff) == 1)
+                fail_msg("%s x=0x%08llx y=0x%08llx: the common case's path decides alone",
+                         geluref_func_name(f), (unsigned long long)x, (unsigned long long)y);
+            continue;
+        }
+        n_decided++;
+        /* the common case's shorter path: the same decision, the same fields */
+        struct gs_fused_meas ff;
+        memset(&ff, 0, sizeof ff);
+        int rf = gs_fused_measure_f32_fast(&e, y, &ff);
+        if (rf == 0 || (rf == 1 && (ff.want != fm.want || ff.cr != fm.cr ||
+                                    ff.faithful != fm.faithful ||
+                                    ff.cr_distance != fm.cr_distance ||
+                                    ff.want_class != fm.want_class || ff.defect != fm.defect ||
+                                    ff.simple != fm.simple || ff.rel_one != fm.rel_one ||
+                                    ff.d != fm.d || ff.w != fm.w || ff.ms != fm.ms ||
+                                    ff.p2k != fm.p2k || ff.exact_errs != fm.exact_errs ||
+                                    (fm.exact_errs && (ff.ulp != fm.ulp || ff.abs != fm.abs ||
+                                                       ff.rel != fm.rel)))))
+            fail_msg("%s x=0x%08llx y=0x%08llx: the common case's path differs (%d)",
+                     geluref_func_name(f), (unsigned long long)x, (unsigned long long)y, rf);
+        n_fast += rf == 1;
+        struct gs_meas m;
+        assert_int_equal(gs_measure(ref, f, GELUREF_F32, x, y, &m), GELUREF_OK);
+        int ok_fields = fm.want == m.want && fm.cr == m.cr && fm.faithful == m.faithful &&
+                        fm.cr_distance == m.cr_distance && fm.want_class == m.want_class &&
+                        fm.defect == m.defect &&
+                        (!fm.simple || m.defect == (m.cr ? GS_K_NONE : GS_K_ULP_EXCEEDED));
+        int ok_errs = m.ulp >= gs_fused_ulp_lo(&fm) && m.ulp <= gs_fused_ulp_hi(&fm) &&
+                      m.abs_err >= gs_fused_abs_lo(&fm) && m.abs_err <= gs_fused_abs_hi(&fm) &&
+                      m.rel_err >= gs_fused_rel_lo(&fm) && m.rel_err <= gs_fused_rel_hi(&fm) &&
+                      (!fm.rel_one || m.rel_err == 1.0) &&
+                      (!fm.exact_errs || (m.ulp == fm.ulp && m.abs_err == fm.abs &&
+                                          m.rel_err == fm.rel));
+        n_exact += fm.exact_errs != 0;
+        if (!ok_fields || !ok_errs)
+            fail_msg("%s x=0x%08llx y=0x%08llx: fused want 0x%llx cr %d faithful %d dist %lld "
+                     "class %d ulp [%a, %a] rel [%a, %a]; gs_measure want 0x%llx cr %d faithful "
+                     "%d dist %lld class %d defect %d (fused %d) ulp %a abs %a rel %a",
+                     geluref_func_name(f), (unsigned long long)x, (unsigned long long)y,
+                     (unsigned long long)fm.want, fm.cr, fm.faithful, (long long)fm.cr_distance,
+                     fm.want_class, gs_fused_ulp_lo(&fm), gs_fused_ulp_hi(&fm), gs_fused_rel_lo(&fm),
+                     gs_fused_rel_hi(&fm),
+                     (unsigned long long)m.want, m.cr, m.faithful, (long long)m.cr_distance,
+                     m.want_class, (int)m.defect, (int)fm.defect, m.ulp, m.abs_err, m.rel_err);
+    }
+}
+
+static void test_fused(void **state)
+{
+    (void)state;
+    unsigned long per = use_mpfr ? 600 : 3000;
+    for (int f = GELUREF_GELU; f <= GELUREF_ERFC; f++) {
+        struct gs_rng rng;
+        gs_rng_seed(&rng, 0x5eed0000u + (uint64_t)f);
+        for (unsigned long i = 0; i < per; i++) {
+            uint64_t b;
+            do
+                b = gs_rng_next(&rng) & 0xffffffffu;
+            while ((b & 0x7f800000u) == 0x7f800000u || (b & 0x7fffffffu) == 0);
+            check_one((enum geluref_func)f, b, &rng);
+            float u = (float)(((double)(gs_rng_next(&rng) >> 11) * 0x1p-53 - 0.5) * 64);
+            uint32_t ub;
+            memcpy(&ub, &u, sizeof ub);
+            if (u != 0)
+                check_one((enum geluref_func)f, ub, &rng);
+        }
+    }
+    print_message("%lu of %lu measurements decided by the fused path, %lu by its common case, "
+                  "%lu with V itself\n", n_decided, n_tried, n_fast, n_exact);
+    /* most of the core range's correctly rounded and nearby outputs are decided */
+    assert_true(n_decided > n_tried / 3);
+}
+
+int main(int argc, char **argv)
+{
+    use_mpfr = argc > 1 && strcmp(argv[1], "mpfr") == 0;
+    ref = gs_ref_new(NULL);
+    if (use_mpfr)
+        gs_ref_use_mpfr(ref, 1);
+    const struct CMUnitTest tests[] = { cmocka_unit_test(test_fused) };
+    int r = cmocka_run_group_tests(tests, NULL, NULL);
+    gs_ref_free(ref);
+    return r;
+}
