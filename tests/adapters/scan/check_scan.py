@@ -259,6 +259,10 @@ def pair(gelucheck, folder):
         if p.returncode:
             continue
         doc = json.load(open(out))
+        import jsonschema
+        problems = sorted(jsonschema.Draft7Validator(json.load(open(SCHEMA))).iter_errors(doc),
+                          key=str)
+        check(not problems, 'pair %s: the scan JSON breaks its schema: %s' % (model, problems[:1]))
         got = {s['site']: s['torch'] for s in doc['sites']}
         exp = dict(want)
         if swapped:
