@@ -281,6 +281,19 @@ def pair(gelucheck, folder):
         check(('FORMULA CHANGED: gelu in torch, gelu_tanh in ONNX' in p.stdout) == swapped,
               'pair %s: the text %s the changed formula' % (model, 'lacks' if swapped else
                                                            'has'))
+    # run --torch-module: report.md pairs the sites too (one kernel, one suite: the table)
+    rep = os.path.join(folder, 'pair_report')
+    p = subprocess.run([gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
+        folder, 'torch14_swap.onnx'), '--torch-module', pt, '--kernel', '_act1_Tanh.all',
+        '--suite', 'special', '--policy', 'lenient', '--report', rep, '--progress', 'never'],
+        capture_output=True, text=True, check=False)
+    check(p.returncode in (0, 1), 'pair run: exit %d: %s' % (p.returncode, p.stderr))
+    md = open(os.path.join(rep, 'report.md')).read() if p.returncode in (0, 1) else ''
+    check(re.search(r'\| `_act1_Tanh` \| #0 `act1` \| GELU \| .* \| module path \| gelu\\_tanh '
+                    r'\| \*\*yes\*\*: gelu in PyTorch, gelu\\_tanh in ONNX \|', md) and
+          re.search(r'\| `_enc_Erf` \| #5 `enc` \| TransformerEncoderLayer \| .* \| order in '
+                    r'module \| gelu \| no \|', md) and '1 formula changed by the export' in md,
+          'pair run: report.md lacks the pairing table')
 
 
 def main():
