@@ -34,6 +34,8 @@ cli_test(scan_web_run 0 "run|--adapter|scan:bias_gelu.onnx?opt=all|--runtime|onn
     OUT "scan:bias_gelu[.]onnx[?]opt=all +gelu[.]all +gelu f32")
 set_tests_properties(cli_scan_web_text cli_scan_web_run PROPERTIES FIXTURES_REQUIRED scan_models
                      WORKING_DIRECTORY ${scan_work})
+# a whole suite on the wasm build (about 10 s alone): scan_web covers its kernels by default
+set_tests_properties(cli_scan_web_run PROPERTIES LABELS slow)
 
 cli_test(scan_help 0 "scan|--help" OUT "^usage: gelucheck scan MODEL[.]onnx[[][?]opt=LEVEL[]] [[]--json FILE[]]\n")
 cli_test(scan_no_model 2 "scan" ERR "^gelucheck: error: no model given ")
