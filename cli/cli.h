@@ -44,7 +44,8 @@ const char *cli_script_error(const char *err, size_t *len);
 /* For a "scan:MODEL" adapter of a run: scans the model as the adapter did (its levels) and
  * puts the gelucheck-scan/1 document into the result's adapter object under "scan".  0, or
  * -1 after a warning (the run goes on; report.md then has no table of the sites). */
-int cli_scan_attach(json_t *adapter, const char *spec);
+int cli_scan_attach(json_t *adapter, const char *spec, const char *runtime,
+                    const char *torch_module);
 
 /* ---- outputs.c ---- */
 

@@ -53,6 +53,8 @@ static const struct option long_opts[] = {
     { "reference", required_argument, NULL, 'f' },
     { "help", no_argument, NULL, 'h' },
     { "func", required_argument, NULL, 'F' },
+    { "runtime", required_argument, NULL, 'x' },
+    { "torch-module", required_argument, NULL, 'y' },
     { "resume", required_argument, NULL, 'Z' },
     { "isolation", required_argument, NULL, 'I' },
     { "memory-limit", required_argument, NULL, 'M' },
@@ -86,6 +88,14 @@ static void usage(void)
            "      --func F              what the onnx: models compute: gelu, gelu_tanh,\n"
            "                            gelu_sigmoid, gelu_grad, gelu_tanh_grad, normcdf,\n"
            "                            normpdf, erf, erfc (default: gelu)\n"
+           "      --runtime RT          where the onnx: and scan: models run: onnxruntime (the\n"
+           "                            native build) or onnxruntime-web (its WebAssembly\n"
+           "                            build; a scan: model's optimizer choices are still the\n"
+           "                            native build's; their adapter names end in .web)\n"
+           "                            (default: onnxruntime)\n"
+           "      --torch-module FILE.pt  the TorchScript module the scan: models were\n"
+           "                            exported from: report.md pairs each site with its\n"
+           "                            activation (as 'gelucheck scan --torch-module')\n"
            "      --adapter-name NAME   the name of the --adapter just before it: the ADAPTER\n"
            "                            of its kernels' identities ADAPTER/KERNEL (default:\n"
            "                            its own: a plug-in's table name, an exec adapter's\n"
@@ -371,6 +381,14 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
                   "gelu_grad, gelu_tanh_grad, normcdf, normpdf, erf, erfc)", arg);
         return -1;
     }
+    case 'x':
+        if (gc_runtime_web(arg) >= 0) {
+            r->runtime = arg;
+            return 0;
+        }
+        cli_error("unknown --runtime '%s' (expected onnxruntime or onnxruntime-web)", arg);
+        return -1;
+    case 'y': r->torch_module = arg; return 0;
     case 'k': r->kernels[r->n_kernels++] = arg; return 0;
     case 'd':
         if (geluref_dtype_from_name(arg, &r->dtype) == 0) {

@@ -11,6 +11,8 @@
 
 static const struct option long_opts[] = {
     { "json", required_argument, NULL, 'j' },
+    { "runtime", required_argument, NULL, 'x' },
+    { "torch-module", required_argument, NULL, 'y' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -29,6 +31,14 @@ static void usage(void)
            "MODEL.onnx?opt=LEVEL: that level only, as scan:MODEL.onnx?opt=LEVEL runs it.\n"
            "\n"
            "      --json FILE  also write the scan as JSON (schema gelucheck-scan/1)\n"
+           "      --runtime RT where 'run --runtime RT' runs the kernels: onnxruntime (default)\n"
+           "                   or onnxruntime-web (the optimizer's choices are still the\n"
+           "                   native build's of the same version: the scan says so)\n"
+           "      --torch-module FILE.pt\n"
+           "                   the TorchScript module (torch.jit.trace, torch.jit.save) the\n"
+           "                   model was exported from: each site is paired with its\n"
+           "                   activation (by module path, else by order), unpaired ones and\n"
+           "                   formulas the export changed are flagged\n"
            "  -h, --help       this text\n"
            "\n"
            "Example:\n"
@@ -41,17 +51,22 @@ static void usage(void)
 
 int cmd_scan(int argc, char **argv)
 {
-    const char *v[2] = { NULL }, *model = NULL;
+    const char *v[4] = { NULL }, *model = NULL;
     int rc = cli_parse_one(argc, argv, short_opts, long_opts, v, usage, "model",
                            "gelucheck scan MODEL.onnx [--json FILE]", &model);
-    const char *json = v[0];
+    const char *json = v[0], *runtime = v[1], *torch_module = v[2];
 
     if (rc)
         return rc < 0 ? CLI_EXIT_PASS : rc;
     if (json && cli_check_output("--json", json))
         return CLI_EXIT_USAGE;
+    if (runtime && gc_runtime_web(runtime) < 0) {
+        cli_error("unknown --runtime '%s' (expected onnxruntime or onnxruntime-web)", runtime);
+        return CLI_EXIT_USAGE;
+    }
     char *cmd, err[4096];
-    enum gc_status gs = gc_scan_command(model, json, &cmd, err, sizeof err);
+    enum gc_status gs = gc_scan_command_rt(model, json, runtime, torch_module, &cmd, err,
+                                           sizeof err);
     if (gs != GC_OK) {
         cli_error("cannot scan '%s': %s", model, err);
         return gs == GC_E_NOMEM ? CLI_EXIT_INTERNAL : gs == GC_E_SPEC ? CLI_EXIT_USAGE

@@ -22,6 +22,8 @@ _gelucheck()
                          $(compgen -f -X '!*.ini' -- "$cur")); return ;;
     --suite) COMPREPLY=($(compgen -W "all ulp special identity tail vector fingerprint" -- "$cur")); return ;;
     --func) COMPREPLY=($(compgen -W "gelu gelu_tanh gelu_sigmoid gelu_grad gelu_tanh_grad normcdf normpdf erf erfc" -- "$cur")); return ;;
+    --runtime) COMPREPLY=($(compgen -W "onnxruntime onnxruntime-web" -- "$cur")); return ;;
+    --torch-module) COMPREPLY=($(compgen -f -X '!*.pt' -- "$cur")); return ;;
     --isolation) COMPREPLY=($(compgen -W "process none" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --reference) COMPREPLY=($(compgen -W "fast mpfr" -- "$cur")); return ;;
@@ -35,7 +37,8 @@ _gelucheck()
     ref) opts="--dtype --rounding --scale --prec-cap --help"
          [[ $cur != -* ]] && opts="gelu gelu_tanh gelu_sigmoid gelu_grad gelu_tanh_grad normcdf normpdf erf erfc gelu_grad2 gelu_scaled" ;;
     list) opts="--adapter --adapter-options --func --isolation --json --help" ;;
-    run) opts="--adapter --adapter-name --adapter-options --kernel --dtype --func --suite --policy
+    run) opts="--adapter --adapter-name --adapter-options --kernel --dtype --func --runtime
+               --torch-module --suite --policy
                --exhaustive --samples --seed --range --threads --json --report --junit --baseline
                --baseline-tolerance --baseline-allow-missing --timeout --startup-timeout
                --isolation --memory-limit --progress --shard --reference --resume --help" ;;

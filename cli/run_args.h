@@ -16,6 +16,10 @@ struct run_args {
     size_t n_specs;
     const char *options;       /* --adapter-options */
     const char *func;          /* --func: what onnx: models compute (NULL: gelu) */
+    const char *runtime;       /* --runtime: where onnx: and scan: models run (NULL:
+                                  onnxruntime) */
+    const char *torch_module;  /* --torch-module: the TorchScript module the scan: models'
+                                  sites are paired with (NULL: none) */
     const char **kernels;      /* --kernel, in order */
     size_t n_kernels;
     int has_dtype;

@@ -328,6 +328,7 @@ int run_execute(struct run_args *r)
     r->cfg.interrupt = run_signals_install();
     opt.options = r->options;
     opt.func = r->func;
+    opt.runtime = r->runtime;
     opt.startup_timeout_s = r->startup_timeout_s;
     opt.batch_timeout_s = r->timeout_s;
     opt.in_process = r->in_process;
@@ -366,7 +367,8 @@ int run_execute(struct run_args *r)
                               ad[s].error);
         /* a scanned model: its sites, for report.md's table of them */
         if (ad[s].a && strncmp(ad[s].spec, "scan:", 5) == 0)
-            cli_scan_attach(json_array_get(json_object_get(doc, "adapters"), s), ad[s].spec);
+            cli_scan_attach(json_array_get(json_object_get(doc, "adapters"), s), ad[s].spec,
+                            r->runtime, r->torch_module);
     }
     if (prev && check_resume_kernels(r, ad, doc, prev, n_sel)) {
         rc = CLI_EXIT_USAGE;

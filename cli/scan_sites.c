@@ -68,7 +68,8 @@ const char *cli_script_error(const char *err, size_t *len)
     return why;
 }
 
-int cli_scan_attach(json_t *adapter, const char *spec)
+int cli_scan_attach(json_t *adapter, const char *spec, const char *runtime,
+                    const char *torch_module)
 {
     char file[4096], err[4096], *cmd = NULL;
     const char *dir = getenv("TMPDIR");
@@ -84,7 +85,8 @@ int cli_scan_attach(json_t *adapter, const char *spec)
     }
     close(fd);
     int rc = -1;
-    if (gc_scan_command(spec + 5, file, &cmd, err, sizeof err) != GC_OK) {
+    if (gc_scan_command_rt(spec + 5, file, runtime, torch_module, &cmd, err, sizeof err) !=
+        GC_OK) {
         fprintf(stderr, "gelucheck: warning: adapter '%s': cannot scan it (%s); report.md will "
                 "have no table of its sites\n", spec, err);
         goto out;

@@ -147,6 +147,76 @@ static void site_rows(struct md *m, const json_t *doc, const char *spec, const j
     }
 }
 
+/* With --torch-module: each site beside the PyTorch activation it was paired with, how the
+ * pair was made and whether the export changed the formula; what paired with nothing. */
+static void torch_pairs(struct md *m, const json_t *scan)
+{
+    const json_t *t = json_object_get(scan, "torch"), *site, *act;
+    size_t i;
+    long long changed = 0;
+    if (!json_is_object(t))
+        return;
+    md_puts(m, "\nEach site beside the PyTorch activation it was exported from (TorchScript "
+               "module ");
+    md_code(m, rr_str(t, "module"));
+    md_puts(m, ", torch ");
+    md_text(m, rr_str(t, "version"));
+    md_puts(m, "), paired by the module path in the node's name where the exporter kept it "
+               "(module path: a named activation module; order in module: the k-th site and "
+               "activation of one module path; order: a node name without a path).\n\n"
+               "| site | PyTorch activation | module | PyTorch computes | paired by | ONNX "
+               "computes | formula changed |\n|---|---|---|---|---|---|---|\n");
+    json_array_foreach(json_object_get(scan, "sites"), i, site) {
+        const json_t *p = json_object_get(site, "torch");
+        md_puts(m, "| ");
+        md_code(m, rr_str(site, "site"));
+        md_puts(m, " | ");
+        if (!json_is_object(p)) {
+            md_puts(m, "**not paired** | - | - | - | ");
+            md_text(m, rr_str(site, "func"));
+            md_puts(m, " | - |\n");
+            continue;
+        }
+        md_printf(m, "#%lld ", (long long)json_integer_value(json_object_get(p, "activation")));
+        md_code(m, rr_str(p, "path")[0] ? rr_str(p, "path") : "(top)");
+        md_puts(m, " | ");
+        md_text(m, rr_str(p, "module_type"));
+        md_puts(m, " | ");
+        md_text(m, rr_str(p, "formula"));
+        md_puts(m, " | ");
+        md_text(m, rr_str(p, "paired_by"));
+        md_puts(m, " | ");
+        md_text(m, rr_str(site, "func"));
+        int ch = json_is_true(json_object_get(p, "formula_changed"));
+        changed += ch;
+        md_puts(m, " | ");
+        if (ch) {
+            md_puts(m, "**yes**: ");
+            md_text(m, rr_str(p, "func"));
+            md_puts(m, " in PyTorch, ");
+            md_text(m, rr_str(site, "func"));
+            md_puts(m, " in ONNX");
+        } else {
+            md_puts(m, "no");
+        }
+        md_puts(m, " |\n");
+    }
+    size_t left = 0;
+    json_array_foreach(json_object_get(t, "activations"), i, act) {
+        if (!json_is_null(json_object_get(act, "site")))
+            continue;
+        md_puts(m, left++ ? ", " : "\nPyTorch activations paired with no site: ");
+        md_printf(m, "#%lld ", (long long)json_integer_value(json_object_get(act, "index")));
+        md_code(m, rr_str(act, "path")[0] ? rr_str(act, "path") : "(top)");
+        md_puts(m, " (");
+        md_text(m, rr_str(act, "formula"));
+        md_puts(m, ")");
+    }
+    if (left)
+        md_puts(m, ".\n");
+    md_printf(m, "\n%lld formula%s changed by the export.\n", changed, changed == 1 ? "" : "s");
+}
+
 void md_sites(struct md *m, const json_t *doc)
 {
     size_t i, j;
@@ -161,6 +231,12 @@ void md_sites(struct md *m, const json_t *doc)
         md_printf(m, "\n\n%zu GELU-like site%s found by `gelucheck scan` (", ns,
                   ns == 1 ? "" : "s");
         md_text(m, rr_str(scan, "runtime"));
+        if (rr_str(scan, "kernels_runtime")[0]) {
+            md_puts(m, "; the kernels ran on ");
+            md_text(m, rr_str(scan, "kernels_runtime"));
+            md_puts(m, ": ");
+            md_text(m, rr_str(scan, "optimizer"));
+        }
         md_puts(m, "): one row per site and per computation that ONNX Runtime runs there, the "
                    "levels where it runs it, and what its kernel measured: max ulp for x >= -1 "
                    "(the ulp suite's regions there), the tail suite's flush point, f(-inf) and "
@@ -170,5 +246,6 @@ void md_sites(struct md *m, const json_t *doc)
                    "|---|---|---|---|---|---|---|--:|--:|--:|--:|\n");
         json_array_foreach(json_object_get(scan, "sites"), j, site)
             site_rows(m, doc, rr_str(a, "spec"), scan, site);
+        torch_pairs(m, scan);
     }
 }

@@ -129,8 +129,14 @@ struct gc_open_options {
                                    under a cgroup each exec adapter's, is limited by it; NULL:
                                    no limit.  Owned by the caller, who keeps it until every
                                    adapter opened with it is closed */
+    const char *runtime;        /* onnx: and scan: models: "onnxruntime" (NULL: the same) or
+                                   "onnxruntime-web" (--runtime; gc_runtime_web) */
 };
-#define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0, NULL, 0, NULL }
+#define GC_OPEN_OPTIONS_INIT { NULL, 60.0, 60.0, NULL, 0, NULL, NULL }
+
+/* 1 when runtime (--runtime) names onnxruntime-web, 0 for NULL or "onnxruntime", -1 for
+ * anything else. */
+int gc_runtime_web(const char *runtime);
 
 /* Resolves spec (docs/design.md section 5): a built-in name ("libm", "mutants", "sleef", ...),
  * "plugin:PATH" or a path ending in ".so" (dlopen), "exec:COMMAND" (subprocess protocol),
@@ -193,6 +199,13 @@ enum gc_status gc_builtin_command(const struct gc_builtin *b, char **out, char *
  * missing; msg says why. */
 enum gc_status gc_scan_command(const char *model_spec, const char *json, char **out, char *msg,
                                size_t size);
+/* The same, with runtime (gc_open_options.runtime) saying where the kernels it names run: on
+ * onnxruntime-web the scan says so and that the optimizer's choices are the native build's;
+ * torch_module (NULL: none), a TorchScript file whose activations (the torch adapter's
+ * --activations) the scan pairs with its sites.  GC_E_LOAD when the torch adapter is not in
+ * this build. */
+enum gc_status gc_scan_command_rt(const char *model_spec, const char *json, const char *runtime,
+                                  const char *torch_module, char **out, char *msg, size_t size);
 
 /* Entry points of the other adapter folders, called by the registry (adapters/core). */
 const struct gelucheck_plugin *gc_libm_entry(uint32_t host_abi);    /* adapters/libm */

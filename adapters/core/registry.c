@@ -82,6 +82,25 @@ static char *shq(char *w, const char *s)
     return w;
 }
 
+int gc_runtime_web(const char *runtime)
+{
+    if (!runtime || strcmp(runtime, "onnxruntime") == 0)
+        return 0;
+    return strcmp(runtime, "onnxruntime-web") == 0 ? 1 : -1;
+}
+
+/* For --runtime onnxruntime-web: GC_OK when this build has the onnxruntime-web adapter (the
+ * same script, its web backend), else GC_E_LOAD with why. */
+static enum gc_status web_present(const char *who, char *msg, size_t size)
+{
+    const struct gc_builtin *web = builtin_named("onnxruntime-web");
+    if (web && web->command)
+        return GC_OK;
+    gc_msg(msg, size, "%s: --runtime onnxruntime-web: onnxruntime-web is not in this build (%s)",
+           who, web && web->skipped ? web->skipped : "skipped");
+    return GC_E_LOAD;
+}
+
 /* "onnx:MODEL[?func=F&opt=LEVEL]": the onnxruntime adapter's command with --model 'MODEL'
  * --func FUNC --opt LEVEL; "scan:MODEL[?opt=LEVEL]": with --scan 'MODEL' [--opt LEVEL] (one
  * kernel per GELU site of the model and level, adapters/onnxruntime/scan.js). */
@@ -127,6 +146,13 @@ static enum gc_status open_onnx(const char *rest, const char *spec, int scan,
     }
     char who[300];
     snprintf(who, sizeof who, "adapter '%s'", gc_safe(safe, sizeof safe, spec, 200));
+    int web = gc_runtime_web(opt->runtime);
+    if (web < 0) {
+        gc_msg(msg, size, "%s: unknown runtime '%s'", who, opt->runtime);
+        return GC_E_SPEC;
+    }
+    if (web && web_present(who, msg, size) != GC_OK)
+        return GC_E_LOAD;
     enum gc_status hs = gc_home_command(ort->command, who, &base, msg, size);
     if (hs != GC_OK)
         return hs;
@@ -142,7 +168,9 @@ static enum gc_status open_onnx(const char *rest, const char *spec, int scan,
     if (!scan)
         w += sprintf(w, " --func %s", func);
     if (!scan || o.opt[0])
-        sprintf(w, " --opt %s", o.opt[0] ? o.opt : "all");
+        w += sprintf(w, " --opt %s", o.opt[0] ? o.opt : "all");
+    if (web)
+        strcpy(w, " --web");
     enum gc_status st = gc_exec_open(cmd, spec, opt, out, msg, size); /* named by the spec */
     free(cmd);
     return st;
@@ -151,6 +179,13 @@ static enum gc_status open_onnx(const char *rest, const char *spec, int scan,
 enum gc_status gc_scan_command(const char *model_spec, const char *json, char **out, char *msg,
                                size_t size)
 {
+    return gc_scan_command_rt(model_spec, json, NULL, NULL, out, msg, size);
+}
+
+enum gc_status gc_scan_command_rt(const char *model_spec, const char *json, const char *runtime,
+                                  const char *torch_module, char **out, char *msg, size_t size)
+{
+    char *tcmd = NULL; /* the torch adapter's --activations command */
     const struct gc_builtin *ort = builtin_named("onnxruntime");
     struct gc_onnx_spec o;
     char *base = NULL, why[256];
@@ -169,12 +204,43 @@ enum gc_status gc_scan_command(const char *model_spec, const char *json, char **
                ort && ort->skipped ? ort->skipped : "not built");
         return GC_E_LOAD;
     }
+    int web = gc_runtime_web(runtime);
+    if (web < 0) {
+        gc_msg(msg, size, "unknown runtime '%s'", runtime);
+        return GC_E_SPEC;
+    }
+    if (web && web_present("the scan", msg, size) != GC_OK)
+        return GC_E_LOAD;
+    if (torch_module) {
+        const struct gc_builtin *t = builtin_named("torch");
+        if (!t || !t->command) {
+            gc_msg(msg, size, "--torch-module: the torch adapter is not in this build (%s)",
+                   t && t->skipped ? t->skipped : "skipped");
+            return GC_E_LOAD;
+        }
+        char *tb = NULL;
+        enum gc_status ts = gc_builtin_command(t, &tb, msg, size);
+        if (ts != GC_OK)
+            return ts;
+        tcmd = malloc(strlen(tb) + 4 * strlen(torch_module) + 32);
+        if (tcmd)
+            shq(tcmd + sprintf(tcmd, "%s --activations ", tb), torch_module);
+        free(tb);
+        if (!tcmd) {
+            gc_msg(msg, size, "out of memory");
+            return GC_E_NOMEM;
+        }
+    }
     enum gc_status hs = gc_builtin_command(ort, &base, msg, size);
-    if (hs != GC_OK)
+    if (hs != GC_OK) {
+        free(tcmd);
         return hs;
-    size_t n = strlen(base) + 4 * (strlen(o.model) + (json ? strlen(json) : 0)) + 64;
+    }
+    size_t n = strlen(base) + 4 * (strlen(o.model) + (json ? strlen(json) : 0) +
+                                   (tcmd ? strlen(tcmd) : 0)) + 80;
     char *cmd = malloc(n);
     if (!cmd) {
+        free(tcmd);
         free(base);
         gc_msg(msg, size, "out of memory");
         return GC_E_NOMEM;
@@ -184,7 +250,12 @@ enum gc_status gc_scan_command(const char *model_spec, const char *json, char **
     if (o.opt[0])
         w += sprintf(w, " --opt %s", o.opt);
     if (json)
-        shq(w + sprintf(w, " --json "), json);
+        w = shq(w + sprintf(w, " --json "), json);
+    if (tcmd)
+        w = shq(w + sprintf(w, " --torch "), tcmd);
+    free(tcmd);
+    if (web)
+        strcpy(w, " --web");
     *out = cmd;
     return GC_OK;
 }
@@ -240,6 +311,10 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
     if (st != GC_OK || (*out)->ident) /* an exec adapter's banner may have declared it */
         return st;
     gc_ident_derive(spec, (*out)->name, NULL, opt->func, id, sizeof id);
+    /* the runtime changes what runs: onnx: and scan: models on onnxruntime-web are MODEL.web */
+    if ((starts_with(spec, "onnx:") || starts_with(spec, "scan:")) &&
+        gc_runtime_web(opt->runtime) == 1 && strlen(id) + 4 < sizeof id)
+        strcat(id, ".web");
     if (!((*out)->ident = gc_strdup(id))) {
         gc_adapter_close(*out);
         *out = NULL;

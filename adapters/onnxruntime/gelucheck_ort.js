@@ -122,7 +122,7 @@ function withLeft(banner, left) {
 // the scan's modules, which need npm onnx-proto (installed with onnxruntime-node)
 function loadScan() {
     try {
-        return { ...require('./scan'), ...require('./sitekernel') };
+        return { ...require('./scan'), ...require('./sitekernel'), ...require('./pairing') };
     } catch (e) {
         if (e.code !== 'MODULE_NOT_FOUND') throw e;
         throw new Failure(`cannot load the scan (${firstLine(e)}): run scripts/setup ` +
@@ -130,19 +130,48 @@ function loadScan() {
     }
 }
 
-// scan:MODEL: one kernel per distinct computation at a GELU site (scan.js, sitekernel.js)
-async function scanKernels(ort, file, levels, v) {
+// The runtime of onnx: and scan: models: the native build, or with --web onnxruntime-web
+// (gelucheck --runtime onnxruntime-web).  A scan always reads the optimizer's choices from
+// the native build (scan.js writes each level's optimized model with optimizedModelFilePath,
+// which the web build cannot do in Node): with --web, of the same version, and says so.
+function runtimeOf(web) {
+    const native = loadOrt('node'), nv = versions(native, 'node');
+    if (!web) return { native, ort: native, ep: 'cpu', v: nv, web: null };
+    const ort = loadOrt('web'), v = versions(ort, 'web');
+    if (native.env.versions.node !== ort.env.versions.web)
+        throw new Failure(`onnxruntime-web ${ort.env.versions.web} and onnxruntime-node ` +
+                          `${native.env.versions.node} differ: the optimizer's choices must ` +
+                          `come from the same version (run scripts/setup)`);
+    const optimizer = `the optimizer's choices at each level are those of ${nv.short} ` +
+        `(the web build cannot write its optimized model in Node)`;
+    return { native, ort, ep: BACKENDS.web.ep, v, web: { runs: v.short, optimizer } };
+}
+
+// scan:MODEL: one kernel per distinct computation at a GELU site (scan.js, sitekernel.js), on
+// the runtime rt (runtimeOf); a kernel the web build rejects is left out, on stderr
+async function scanKernels(rt, file, levels) {
     const { scan, siteKernels } = loadScan();
-    const result = await scan(ort, file, levels), ks = siteKernels(result);
+    const result = await scan(rt.native, file, levels), ks = siteKernels(result);
     for (const why of ks.skipped) process.stderr.write(`${PROG}: no kernel for ${why}\n`);
     if (ks.list.length === 0)
         throw new Failure(`model '${file}' has no GELU site that can be served (` +
                           `${result.sites.length} GELU-like sites; run gelucheck scan)`);
     const kernels = new Map(), names = new Map(result.sites.map((r) => [r.name, r]));
+    const tail = rt.web ? `runs on ${rt.v.short}; ${rt.web.optimizer}` : rt.v.short;
     for (const k of ks.list) {
-        const session = await ort.InferenceSession.create(k.bytes, sessionOptions('disabled'));
-        const { plan } = shapePlan(k.shape);
-        const ev = evaluator(ort, session, k.type, plan);
+        let ev;
+        try {
+            const options = sessionOptions('disabled', rt.ep);
+            const session = await rt.ort.InferenceSession.create(k.bytes, options);
+            const { plan } = shapePlan(k.shape);
+            ev = evaluator(rt.ort, session, k.type, plan);
+            if (rt.web) await ev(Buffer.alloc(3 * TYPES[k.type].size), 3);
+        } catch (e) {
+            if (!rt.web) throw e;
+            process.stderr.write(`${PROG}: left out ${k.name}: onnxruntime-web rejects it: ` +
+                                 `${firstLine(e)}\n`);
+            continue;
+        }
         const bySite = new Map(); // site -> its levels, in order
         for (const c of k.covers) {
             const dot = c.lastIndexOf('.'), site = c.slice(0, dot);
@@ -152,23 +181,32 @@ async function scanKernels(ort, file, levels, v) {
         const covers = [...bySite].map(([site, levels]) =>
             `${site} (node '${names.get(site).s.anchor.name}') at ${levels.join(', ')}`);
         let description = `${k.operator}; as ORT runs it at ${covers.join('; ')}; ` +
-            `${[...k.notes].map((n) => `${n}; `).join('')}${v}`;
+            `${[...k.notes].map((n) => `${n}; `).join('')}${tail}`;
         if (description.length > 3500) description = `${description.slice(0, 3490)} [...]`;
         kernels.set(k.name, { func: k.func, dtype: k.dtype, size: TYPES[k.type].size,
                               description, eval: ev });
     }
+    if (kernels.size === 0)
+        throw new Failure(`onnxruntime-web runs none of the site kernels of model '${file}'`);
     return kernels;
 }
 
 // The scan of a model as text, and as JSON into file json; at one level (the levels of
-// scan:MODEL?opt=LEVEL, whose kernels are named after that level) or all
-async function scanReport(ort, file, json, levels, v) {
-    const { scan, toJson, toText, siteKernels } = loadScan();
-    const result = await scan(ort, file, levels), ks = siteKernels(result);
-    process.stdout.write(toText(file, v, result, ks));
+// scan:MODEL?opt=LEVEL, whose kernels are named after that level) or all; the runtime's
+// version (with --web: where the kernels run and whose optimizer's choices they are)
+async function scanReport(rt, file, json, levels, torch) {
+    const { scan, toJson, toText, siteKernels, loadActivations, pairSites } = loadScan();
+    const result = await scan(rt.native, file, levels), ks = siteKernels(result);
+    if (torch) { // --torch CMD: the module's activations, paired with the sites (pairing.js)
+        const doc = loadActivations(torch, file);
+        result.torch = { doc, pairing: pairSites(result.sites, doc.activations) };
+    }
+    const v = versions(rt.native, 'node').short;
+    process.stdout.write(toText(file, v, result, ks, rt.web));
     if (json) {
         try {
-            fs.writeFileSync(json, `${JSON.stringify(toJson(file, v, result, ks), null, 1)}\n`);
+            fs.writeFileSync(json, `${JSON.stringify(toJson(file, v, result, ks, rt.web),
+                                                     null, 1)}\n`);
         } catch (e) {
             throw new Failure(`cannot write '${json}': ${firstLine(e)}`);
         }
@@ -194,9 +232,12 @@ const USAGE = `usage: node ${PROG}                        serve the built-in ker
                                           serve a model (one float input, one output,
                                           elementwise; LEVEL: disabled ... all)
        node ${PROG} --scan M.onnx [--opt LEVEL] serve a kernel per GELU site and level
-       node ${PROG} --scan-report M.onnx [--opt LEVEL] [--json FILE]
-                                          list the GELU sites of a model
+       node ${PROG} --scan-report M.onnx [--opt LEVEL] [--json FILE] [--torch CMD]
+                                          list the GELU sites of a model; CMD prints the
+                                          activations of its PyTorch module (pairing.js)
        node ${PROG} --web                  serve the built-in kernels on onnxruntime-web
+       --web after --model, --scan, --scan-report: its kernels run on onnxruntime-web (a
+                                          scan's optimizer choices: onnxruntime-node's)
        node ${PROG} --write-model NAME PATH   write a built-in graph (NAME: e.g. erf_decomp.f32)
 Speaks gelucheck's subprocess protocol on stdin/stdout (docs/design.md 5.2).\n`;
 
@@ -207,9 +248,10 @@ function scanFlags(argv) {
         return null;
     const out = { levels: LEVELS, json: undefined }, seen = new Set();
     for (let k = 2; k < argv.length; k += 2) {
-        if (!['--opt', '--json'].includes(argv[k]) || seen.has(argv[k])) return null;
+        if (!['--opt', '--json', '--torch'].includes(argv[k]) || seen.has(argv[k])) return null;
         seen.add(argv[k]);
         if (argv[k] === '--json') out.json = argv[k + 1];
+        else if (argv[k] === '--torch') out.torch = argv[k + 1];
         else if (!LEVELS.includes(argv[k + 1]))
             throw new Failure(`unknown optimization level '${argv[k + 1]}'`);
         else out.levels = [argv[k + 1]];
@@ -218,6 +260,15 @@ function scanFlags(argv) {
 }
 
 async function main(argv) {
+    const webAt = argv.indexOf('--web'), web = webAt > 0; // --web after a mode: on the web build
+    if (web) {
+        argv = argv.filter((a, k) => k !== webAt);
+        if (!['--model', '--scan', '--scan-report'].includes(argv[0])) {
+            process.stderr.write(`${PROG}: error: bad arguments: --web follows --model, ` +
+                                 `--scan or --scan-report, or comes alone\n${USAGE}`);
+            return 2;
+        }
+    }
     if (argv.length === 1 && (argv[0] === '--help' || argv[0] === '-h')) {
         process.stdout.write(USAGE);
         return 0;
@@ -228,10 +279,10 @@ async function main(argv) {
     }
     const flags = scanFlags(argv);
     if (flags && argv[0] === '--scan-report')
-        return scanReport(loadOrt(), argv[1], flags.json, flags.levels, versions(loadOrt()).short);
-    if (flags && argv[0] === '--scan' && !flags.json) {
-        const ort = loadOrt(), v = versions(ort);
-        return serve(v.banner, await scanKernels(ort, argv[1], flags.levels, v.short), PROG);
+        return scanReport(runtimeOf(web), argv[1], flags.json, flags.levels, flags.torch);
+    if (flags && argv[0] === '--scan' && !flags.json && !flags.torch) {
+        const rt = runtimeOf(web), kernels = await scanKernels(rt, argv[1], flags.levels);
+        return serve(rt.web ? `${rt.v.banner}; ${rt.web.optimizer}` : rt.v.banner, kernels, PROG);
     }
     if (argv.length === 1 && argv[0] === '--web') {
         const ort = loadOrt('web'), v = versions(ort, 'web'), left = [];
@@ -244,8 +295,10 @@ async function main(argv) {
         process.stderr.write(`${PROG}: error: bad arguments '${argv.join(' ')}'\n${USAGE}`);
         return 2;
     }
-    const ort = loadOrt(), v = versions(ort), left = [];
-    const kernels = model ? await modelKernels(ort, argv[1], argv[3], argv[5] || 'all', v.short)
+    const backend = web ? 'web' : 'node', ort = loadOrt(backend), v = versions(ort, backend);
+    const left = [];
+    const kernels = model ? await modelKernels(ort, argv[1], argv[3], argv[5] || 'all', v.short,
+                                               BACKENDS[backend].ep)
                           : await builtinKernels(ort, 'node', left);
     return serve(withLeft(v.banner, left), kernels, PROG);
 }

@@ -4,6 +4,7 @@
 // optimized whole model, written out by ORT, read back, each site traced by its input and
 // output tensors), and one kernel per distinct computation (sitekernel.js).
 const fs = require('fs');
+const { pairingJson, pairingText, siteJson, siteText } = require('./pairing');
 const os = require('os');
 const path = require('path');
 const { onnx } = require('onnx-proto');
@@ -226,9 +227,14 @@ async function scan(ort, file, levels = LEVELS) {
 }
 
 // The scan as JSON (gelucheck-scan/1) and as text
-function toJson(file, version, result, kernels) {
+// web: { runs, optimizer }: the kernels run on onnxruntime-web, the optimizer's choices are
+// the native build's (the web build cannot write its optimized model in Node)
+function toJson(file, version, result, kernels, web) {
     return {
-        schema: 'gelucheck-scan/1', model: file, runtime: version, levels: result.levels,
+        schema: 'gelucheck-scan/1', model: file, runtime: version,
+        ...(web ? { kernels_runtime: web.runs, optimizer: web.optimizer } : {}),
+        levels: result.levels,
+        ...(result.torch ? { torch: pairingJson(result) } : {}),
         sites: result.sites.map((r) => ({
             site: r.name, kind: r.s.kind, func: r.s.func, formula: formula(r.s),
             ...(r.s.alpha !== undefined ? { alpha: r.s.alpha } : {}),
@@ -239,14 +245,17 @@ function toJson(file, version, result, kernels) {
                 operator: t.operator, nodes: t.nodes, ...(t.note ? { note: t.note } : {}),
                 ...(t.why && r.s.func.startsWith('gelu') ? { no_kernel: t.why } : {}),
                 kernel: kernels ? kernels.bySiteLevel.get(`${r.name}.${l}`) || null : null }])),
+            ...(result.torch ? { torch: siteJson(r) } : {}),
         })),
     };
 }
 
-function toText(file, version, result, kernels) {
+function toText(file, version, result, kernels, web) {
     const n = result.sites.length, gelus = result.sites.filter((r) => r.s.func.startsWith('gelu'));
     const lines = [`model '${file}': ${n} GELU-like site${n === 1 ? '' : 's'} (` +
                    `${gelus.length} GELU, ${n - gelus.length} other); ${version}`];
+    if (web) lines.push(`kernels run on ${web.runs}; ${web.optimizer}`);
+    if (result.torch) lines.push(...pairingText(result));
     for (const r of result.sites) {
         const alpha = r.s.alpha !== undefined ? `, alpha ${+r.s.alpha.toPrecision(7)}` : '';
         lines.push('', `site ${r.name}: ${r.s.func}${alpha}, ${r.dtype || 'dtype unknown'} ` +
@@ -259,6 +268,7 @@ function toText(file, version, result, kernels) {
             lines.push(`  ${level.padEnd(9)} ${t.operator}${k ? `  [kernel ${k}]` : ''}`);
             if (t.note && t.partial) lines.push(`  ${''.padEnd(9)} (${t.note})`);
         }
+        if (result.torch) lines.push(siteText(r));
     }
     return `${lines.join('\n')}\n`;
 }

@@ -111,7 +111,7 @@ function fromHalf(b) {
     return s * (e ? (1 + m / 1024) * 2 ** (e - 15) : m * 2 ** -24);
 }
 
-async function loadSession(ort, file, level) {
+async function loadSession(ort, file, level, ep = 'cpu') {
     let bytes;
     try {
         bytes = fs.readFileSync(file);
@@ -120,7 +120,7 @@ async function loadSession(ort, file, level) {
         throw new Failure(`cannot read model '${file}': ${why}`);
     }
     try {
-        return await ort.InferenceSession.create(bytes, sessionOptions(level));
+        return await ort.InferenceSession.create(bytes, sessionOptions(level, ep));
     } catch (e) {
         const bf16 = /data type: 16\b/.test(firstLine(e));
         const why = bf16 ? ' (bfloat16: onnxruntime-node has no bfloat16 tensors)' : '';
@@ -133,13 +133,13 @@ const LEVELS = ['disabled', 'basic', 'extended', 'layout', 'all']; // ORT's, in 
 // A user's model as one kernel: one float, float16 or double input and one output of that
 // type and shape, elementwise; named after the file and the dtype; func from --func (or the
 // spec's ?func=), graph optimization level from --opt (or ?opt=).
-async function modelKernels(ort, file, func, level, version) {
+async function modelKernels(ort, file, func, level, version, ep = 'cpu') {
     if (!FUNCS.includes(func))
         throw new Failure(`unknown func '${func}': expected one of ${FUNCS.join(', ')}`);
     if (!LEVELS.includes(level))
         throw new Failure(`unknown optimization level '${level}': expected one of ` +
                           LEVELS.join(', '));
-    const session = await loadSession(ort, file, level), m = `model '${file}'`;
+    const session = await loadSession(ort, file, level, ep), m = `model '${file}'`;
     const [ins, outs] = [session.inputMetadata, session.outputMetadata];
     const count = (list, what) => `${m} has ${list.length} ${what} (` +
         `${list.map((v) => `'${v.name}'`).join(', ')}): gelucheck needs exactly one`;

@@ -35,6 +35,7 @@ form; the tanh form never reaches oneDNN (checked at start-up: same bits), so on
 The host starts one process per thread, and importing torch takes about 1.5 s: torch runs
 with one thread here (torch.set_num_threads(1)), the host parallelises.
 """
+import json
 import os
 import sys
 
@@ -294,6 +295,25 @@ def serve_request(t, kernels, inp, out, line):
     return True
 
 
+def print_activations(out, path):
+    """--activations FILE.pt: the module's GELU activations as JSON (torch_sites.py), for
+    gelucheck scan --torch-module; 1 with 'error: WHY' on stderr when it cannot be read."""
+    try:
+        import torch  # pylint: disable=import-outside-toplevel
+        sys.path.insert(0, os.path.dirname(os.path.realpath(__file__)))
+        import torch_sites  # pylint: disable=import-outside-toplevel
+        doc = torch_sites.describe(torch, path)
+    except ImportError as e:
+        log('error: cannot import torch: %s' % e)
+        return 1
+    except (RuntimeError, OSError, ValueError) as e:
+        log('error: cannot load TorchScript module %r: %s'
+            % (path, (str(e).strip().splitlines() or [''])[0][:200]))
+        return 1
+    send(out, (json.dumps(doc) + '\n').encode('ascii', 'replace'))
+    return 0
+
+
 def main():
     # The protocol gets a private copy of stdout; fd 1 becomes stderr, so that what a library
     # prints there (ONEDNN_VERBOSE=1, OpenMP warnings) cannot corrupt the stream.
@@ -302,6 +322,8 @@ def main():
     sys.stdout = sys.stderr
     os.environ.setdefault('OMP_NUM_THREADS', '1')  # before the import starts OpenMP's pool
     inp = sys.stdin.buffer
+    if len(sys.argv) == 3 and sys.argv[1] == '--activations':
+        return print_activations(out, sys.argv[2])
     try:
         module = module_options(sys.argv[1:])
         t = Torch()

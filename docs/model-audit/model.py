@@ -4,7 +4,10 @@ three activations that are not GELUs, exported with torch.onnx.export (Debian's
 python3-torch) at opset 14, torch 1.13's default, unless --opset says otherwise.
 docs/model-audit/run.sh and the scan tests (tests/adapters/scan.cmake) use it.
 
-    model.py OUT.onnx [--opset N]
+    model.py OUT.onnx [--opset N] [--torchscript OUT.pt]
+
+--torchscript also saves the same module (the same weights), traced (torch.jit.trace keeps
+one method per submodule, which gelucheck scan --torch-module pairs by module path).
 
 Input x: float [batch, seq, 32] (dynamic batch and seq); output: the same shape.  Sites, in
 forward order (what the scan must find; the test's table names them by node):
@@ -54,14 +57,24 @@ class Net(nn.Module):
 
 
 def main():
-    if len(sys.argv) not in (2, 4) or (len(sys.argv) == 4 and sys.argv[2] != '--opset'):
-        sys.exit('usage: model.py OUT.onnx [--opset N]')
-    out, opset = sys.argv[1], int(sys.argv[3]) if len(sys.argv) == 4 else 14
+    args, opts = [], {}
+    it = iter(sys.argv[1:])
+    for a in it:
+        if a in ('--opset', '--torchscript'):
+            opts[a] = next(it, None)
+        else:
+            args.append(a)
+    if len(args) != 1 or None in opts.values():
+        sys.exit('usage: model.py OUT.onnx [--opset N] [--torchscript OUT.pt]')
+    out, opset = args[0], int(opts.get('--opset', 14))
     torch.manual_seed(0)
     net = Net().eval()
     x = torch.randn(2, 3, 32)
     torch.onnx.export(net, (x,), out, input_names=['x'], output_names=['y'], opset_version=opset,
                       dynamic_axes={'x': {0: 'batch', 1: 'seq'}, 'y': {0: 'batch', 1: 'seq'}})
+    if '--torchscript' in opts:
+        # check_trace off: the encoder layer's eval fast path makes a second trace differ
+        torch.jit.save(torch.jit.trace(net, (x,), check_trace=False), opts['--torchscript'])
 
 
 if __name__ == '__main__':

@@ -3,7 +3,8 @@
     site_table.py SCAN.json REPORT.md [--splice DOC.md] > tables.md
 --splice also puts them into DOC.md between its two "model-audit tables" marker lines.
 SCAN.json: `gelucheck scan MODEL --json` (gelucheck-scan/1); REPORT.md: the report.md of
-`gelucheck run --adapter scan:MODEL --report DIR`.  Two tables: what ONNX Runtime runs at each
+`gelucheck run --adapter scan:MODEL [--torch-module FILE.pt] --report DIR`.  Two tables (and
+report.md's pairing of the sites with the PyTorch activations, where the run had the module): what ONNX Runtime runs at each
 site at each optimization level (from the scan alone, the levels as columns: the same on every
 CPU), and report.md's own table of the model's sites (what each site's kernel measured: max ulp
 and the flush point depend on the CPU's MLAS code).  Standard library only."""

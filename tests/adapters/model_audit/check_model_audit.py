@@ -19,14 +19,20 @@ import sys
 BEGIN, END = '<!-- model-audit tables: begin', '<!-- model-audit tables: end'
 
 
+PAIRING = 'Each site beside the PyTorch activation'
+
+
 def tables(text):
-    """(table 1 lines, table 2 rows cut to their first four cells)"""
+    """(table 1 lines, table 2 rows cut to their first seven cells, the pairing table's
+    lines: which activation each site came from does not depend on the CPU)"""
     parts = text.split('## What it measured, per site (report.md)')
-    if len(parts) != 2:
-        sys.exit('no "What it measured" table in:\n' + text[:2000])
+    if len(parts) != 2 or PAIRING not in parts[1]:
+        sys.exit('no "What it measured" table with the pairing in:\n' + text[:2000])
+    measured, pairing = parts[1].split(PAIRING, 1)
     first = [l for l in parts[0].split('\n') if l.startswith('|')]
-    second = [l.split(' | ')[:7] for l in parts[1].split('\n') if l.startswith('| `')]
-    return first, second
+    second = [l.split(' | ')[:7] for l in measured.split('\n') if l.startswith('| `')]
+    third = [l for l in pairing.split('\n') if l.startswith('| `')]
+    return first, second, third
 
 
 def main():
@@ -44,6 +50,11 @@ def main():
                       % ('\n       '.join(got[0]), '\n       '.join(want[0])))
     if got[1] != want[1]:
         errors.append('the measured rows differ:\n  got  %s\n  want %s' % (got[1], want[1]))
+    if got[2] != want[2]:
+        errors.append('the pairing differs:\n  got  %s\n  want %s'
+                      % ('\n       '.join(got[2]), '\n       '.join(want[2])))
+    if len(got[2]) != 6 or any('not paired' in l for l in got[2]):
+        errors.append('want 6 paired sites: %s' % got[2])
     if len(got[0]) != 2 + 6 or len(got[1]) != 12:
         errors.append('want 6 sites and 12 site rows: %d, %d'
                       % (len(got[0]) - 2, len(got[1])))

@@ -9,6 +9,7 @@ the whole model.
 Standard library, the adapter client of tests/adapters/onnxruntime, and python3-jsonschema
 (the scan JSON against reports/schema/gelucheck-scan-1.schema.json)."""
 import json
+import math
 import os
 import re
 import struct
@@ -205,10 +206,104 @@ def exact(node, script, folder):
             scan.close()
 
 
+def web(node, script, folder):
+    """--web: a scan: model's kernels on onnxruntime-web have the names of the native build's
+    (the optimizer's choices are the native build's) and evaluate known inputs on both: the
+    GELU of x + b for bias_gelu (BiasGelu at level all), float16 QuickGelu for f16_quick."""
+    b = [0.25, -0.5, 1.0, -2.0, 0.125, 3.0, -0.75, 0.0]  # make_models.py's bias
+    zs = [1.0, -1.0, 0.5, -3.0, 2.0, 0.0, -0.25, 4.0]
+    for name, fmt, f in (('bias_gelu', '<f', lambda z: 0.5 * z * (1 + math.erf(z / math.sqrt(2)))),
+                         ('f16_quick', '<e', lambda z: z / (1 + math.exp(-1.702 * z)))):
+        model = os.path.join(folder, name + '.onnx')
+        native = Adapter([node, script, '--scan', model, '--opt', 'all'])
+        wasm = Adapter([node, script, '--scan', model, '--opt', 'all', '--web'])
+        check(list(native.kernels) == list(wasm.kernels) and native.kernels,
+              'web %s: kernels %s native, %s web' % (name, list(native.kernels),
+                                                     list(wasm.kernels)))
+        version = wasm.banner[1]
+        check('onnxruntime-web' in version and 'optimizer' in version and
+              'onnxruntime-node' in version,
+              'web %s: the version line does not say where the choices come from: %s'
+              % (name, version))
+        tol = 1e-5 if fmt == '<f' else 2e-3
+        for k in native.kernels:
+            for side, a in (('native', native), ('web', wasm)):
+                got = a.eval(k, zs)
+                want = [f(z) for z in zs]
+                bad = [(z, g, w) for z, g, w in zip(zs, got, want)
+                       if abs(g - w) > tol * max(1.0, abs(w))]
+                check(not bad, 'web %s %s %s: wrong values (x, got, want) %s'
+                      % (name, k, side, bad[:3]))
+        native.close()
+        wasm.close()
+
+
+def pair(gelucheck, folder):
+    """scan --torch-module: the model.py module (traced, saved) pairs every site of its ONNX
+    export: the nn.GELU, QuickGELU and SiLU layers by module path, the written-out erf GELU
+    and the encoder layer's functional gelu by order in their module; and in the swapped
+    export (act1's erf chain edited to the tanh form) act1's pair shows the changed formula."""
+    want = {'_act1_Erf': ('act1', 'module path', 'gelu'),
+            '_act2_Tanh': ('act2', 'module path', 'gelu_tanh'),
+            '_Erf': ('', 'order in module', 'gelu'),
+            '_quick_Sigmoid': ('quick', 'module path', 'gelu_sigmoid'),
+            '_silu_Sigmoid': ('silu', 'module path', 'silu'),
+            '_enc_Erf': ('enc', 'order in module', 'gelu')}
+    pt = os.path.join(folder, 'torch14.pt')
+    for model, swapped in (('torch14', False), ('torch14_swap', True)):
+        out = os.path.join(folder, model + '.pair.json')
+        p = subprocess.run([gelucheck, 'scan', os.path.join(folder, model + '.onnx?opt=all'),
+                            '--torch-module', pt, '--json', out], capture_output=True,
+                           text=True, check=False)
+        check(p.returncode == 0, 'pair %s: exit %d: %s' % (model, p.returncode, p.stderr))
+        if p.returncode:
+            continue
+        doc = json.load(open(out))
+        import jsonschema
+        problems = sorted(jsonschema.Draft7Validator(json.load(open(SCHEMA))).iter_errors(doc),
+                          key=str)
+        check(not problems, 'pair %s: the scan JSON breaks its schema: %s' % (model, problems[:1]))
+        got = {s['site']: s['torch'] for s in doc['sites']}
+        exp = dict(want)
+        if swapped:
+            del exp['_act1_Erf']
+            exp['_act1_Tanh'] = ('act1', 'module path', 'gelu')
+        check(set(got) == set(exp), 'pair %s: sites %s' % (model, sorted(got)))
+        for site, (path, by, func) in exp.items():
+            t = got.get(site)
+            check(t is not None and (t['path'], t['paired_by'], t['func']) == (path, by, func),
+                  'pair %s %s: %s, want %s' % (model, site, t, (path, by, func)))
+            changed = swapped and site == '_act1_Tanh'
+            check(t is not None and t['formula_changed'] == changed,
+                  'pair %s %s: formula_changed %s' % (model, site, t and t['formula_changed']))
+        check(doc['torch']['unpaired_sites'] == [] and doc['torch']['unpaired_activations'] == [],
+              'pair %s: unpaired %s' % (model, doc['torch']))
+        check(('FORMULA CHANGED: gelu in torch, gelu_tanh in ONNX' in p.stdout) == swapped,
+              'pair %s: the text %s the changed formula' % (model, 'lacks' if swapped else
+                                                           'has'))
+    # run --torch-module: report.md pairs the sites too (one kernel, one suite: the table)
+    rep = os.path.join(folder, 'pair_report')
+    p = subprocess.run([gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
+        folder, 'torch14_swap.onnx'), '--torch-module', pt, '--kernel', '_act1_Tanh.all',
+        '--suite', 'special', '--policy', 'lenient', '--report', rep, '--progress', 'never'],
+        capture_output=True, text=True, check=False)
+    check(p.returncode in (0, 1), 'pair run: exit %d: %s' % (p.returncode, p.stderr))
+    md = open(os.path.join(rep, 'report.md')).read() if p.returncode in (0, 1) else ''
+    check(re.search(r'\| `_act1_Tanh` \| #0 `act1` \| GELU \| .* \| module path \| gelu\\_tanh '
+                    r'\| \*\*yes\*\*: gelu in PyTorch, gelu\\_tanh in ONNX \|', md) and
+          re.search(r'\| `_enc_Erf` \| #5 `enc` \| TransformerEncoderLayer \| .* \| order in '
+                    r'module \| gelu \| no \|', md) and '1 formula changed by the export' in md,
+          'pair run: report.md lacks the pairing table')
+
+
 def main():
     if sys.argv[1] == 'table':
         for name in sys.argv[4:]:
             table(sys.argv[2], sys.argv[3], name)
+    elif sys.argv[1] == 'web':
+        web(*sys.argv[2:5])
+    elif sys.argv[1] == 'pair':
+        pair(*sys.argv[2:4])
     else:
         exact(*sys.argv[2:5])
     for e in errors:
