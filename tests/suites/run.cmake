@@ -113,6 +113,10 @@ cli_test(run_bad_samples_huge 2 "run|--adapter|libm|--samples|1099511627777" ERR
 cli_test(run_bad_samples_neg 2 "run|--adapter|libm|--samples|-5" ERR "^${e}bad --samples '-5'")
 cli_test(run_bad_seed 2 "run|--adapter|libm|--seed|x1" ERR "^${e}bad --seed 'x1': not an integer")
 cli_test(run_bad_seed_big 2 "run|--adapter|libm|--seed|9223372036854775808" ERR "^${e}bad --seed")
+# --range with an end at 0: exactly the non-zero floats between the ends (counted by the test)
+add_test(NAME suites_run_range_zero
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/check_range_zero.py
+            $<TARGET_FILE:gelucheck> ${CMAKE_CURRENT_BINARY_DIR}/range_zero)
 cli_test(run_bad_range 2 "run|--adapter|libm|--range|1:-1" ERR "^${e}bad --range '1:-1': LO must not be above HI [(]LO = 1, HI = -1[)]\n$")
 cli_test(run_bad_range_form 2 "run|--adapter|libm|--range|-1" ERR "^${e}bad --range '-1'")
 cli_test(run_bad_range_inf 2 "run|--adapter|libm|--range|-inf:0" ERR "^${e}bad --range '-inf:0'")
