@@ -46,9 +46,14 @@ static json_t *doc_with(const char *adapter, const char *kernel, const char *ext
     return d;
 }
 
+/* report.md of d, every kernel with plots mask (rp_markdown reads one entry per kernel) */
 static char *render(json_t *d, unsigned mask)
 {
-    char *md = rp_markdown(d, &mask);
+    unsigned masks[8] = { 0 };
+    assert_true(json_array_size(json_object_get(d, "kernels")) <= 8);
+    for (size_t i = 0; i < 8; i++)
+        masks[i] = mask;
+    char *md = rp_markdown(d, masks);
     assert_non_null(md);
     json_decref(d);
     return md;
