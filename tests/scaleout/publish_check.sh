@@ -3,6 +3,10 @@
 # kernel (libm's erfc.f32 over [-5.6, -5.5], about 210000 inputs: GELUCHECK_PUBLISH_RANGE and
 # GELUCHECK_PUBLISH_KERNEL), written into DIR/MODE instead of reports/published.
 #   MODE local: on this machine; checks the published folder's files.
+#   MODE shards: --shards 3 on this machine, stopped after one shard (--max-shards 1) and run
+#               again: the second run must go on with the two shards left, not redo the
+#               first; a run of another audit on the same --work folder must be refused;
+#               then the same checks as slurm.
 #   MODE slurm: --slurm with 3 shards on scripts/slurm-demo's cluster (--exec); checks the same
 #               files, and that its result equals the local one (DIR/local, written by the
 #               local test) byte for byte outside "timing" and "shard" (scripts/same_result.py).
@@ -18,6 +22,31 @@ export GELUCHECK_PUBLISH_GELUCHECK="$gelucheck" GELUCHECK_PUBLISH_DIR="$dir/$mod
     GELUCHECK_PUBLISH_RANGE=-5.6:-5.5 GELUCHECK_PUBLISH_KERNEL=erfc.f32 GELUCHECK_PUBLISH_POLL=0.5
 if [ "$mode" = local ]; then
     "$src/scripts/publish" --exhaustive libm || fail "scripts/publish --exhaustive: exit $?"
+elif [ "$mode" = shards ]; then
+    work=$dir/shards-work
+    rm -rf "$work"
+    "$src/scripts/publish" --exhaustive --shards 3 --max-shards 1 --work "$work" libm \
+        >"$dir/first.out" 2>&1 || fail "first part: exit $?: $(cat "$dir/first.out")"
+    cat "$dir/first.out"
+    grep -q '1 shard(s) run, 2 left' "$dir/first.out" || fail "the first part does not say what is left"
+    [ -z "$(ls -A "$dir/$mode")" ] || fail "the first part published something: $(ls -A "$dir/$mode")"
+    [ "$(cat "$work/shard-0/rc")" -le 1 ] && [ -s "$work/shard-0/result.json" ] ||
+        fail "shard 0 was not kept in $work"
+    [ ! -e "$work/shard-1" ] || fail "shard 1 ran despite --max-shards 1"
+    cp "$work/shard-0/result.json" "$dir/shard0.json"
+    GELUCHECK_PUBLISH_RANGE=-5.6:-5.4 "$src/scripts/publish" --exhaustive --shards 3 \
+        --work "$work" libm >"$dir/other.out" 2>&1
+    rc=$?
+    cat "$dir/other.out"
+    [ "$rc" -eq 2 ] || fail "another audit on the same --work folder: exit $rc, want 2"
+    grep -q 'holds the shards of another audit' "$dir/other.out" || fail "no message for another audit"
+    "$src/scripts/publish" --exhaustive --shards 3 --work "$work" libm >"$dir/second.out" 2>&1 ||
+        fail "second part: exit $?: $(cat "$dir/second.out")"
+    cat "$dir/second.out"
+    grep -q 'shard 0 of 3:' "$dir/second.out" && fail "the second part ran shard 0 again"
+    grep -q 'shard 1 of 3:' "$dir/second.out" && grep -q 'shard 2 of 3:' "$dir/second.out" ||
+        fail "the second part did not run shards 1 and 2"
+    [ ! -e "$work" ] || fail "the shards' folder $work is left after publishing"
 else
     "$src/scripts/slurm-demo" --exec "$src/scripts/publish" --exhaustive --slurm --shards 3 \
         --cpus 1 --timeout 300 libm
@@ -62,10 +91,16 @@ ulp = [s for k in ks for s in k["suites"] if s["name"] == "ulp"]
 assert ulp and all(s["inputs"]["kind"] == "exhaustive" for s in ulp), ulp[0].get("inputs")
 print("publish_check: %d f32 kernel(s), ulp suite exhaustive" % len(ks))
 PY
-if [ "$mode" = slurm ]; then
+if [ "$mode" = shards ]; then
+    grep -q 'as 3 shards run one after another on this machine' "$out/README.md" ||
+        fail "README.md does not say how it ran"
+    grep -q 'CPU time [0-9][0-9]* s' "$out/README.md" || fail "README.md does not give the CPU time"
+fi
+if [ "$mode" != local ]; then
+    [ "$mode" = shards ] ||
     grep -q 'as 3 Slurm shards' "$out/README.md" || fail "README.md does not say it ran on Slurm"
     [ -f "$dir/local/result.json" ] || fail "no $dir/local/result.json (the local test's)"
-    /usr/bin/python3 "$src/scripts/same_result.py" "$dir/slurm/result.json" \
-        "$dir/local/result.json" 3 || fail "the Slurm result is not the local one"
+    /usr/bin/python3 "$src/scripts/same_result.py" "$dir/$mode/result.json" \
+        "$dir/local/result.json" 3 || fail "the $mode result is not the local one"
 fi
 echo "publish_check: $mode: OK"

@@ -23,6 +23,10 @@ expect() {
 expect "--slurm goes with --exhaustive" "$pub" --slurm libm
 expect "bad --shards 'x'" "$pub" --exhaustive --slurm --shards x libm
 expect "unknown option '--exhaustiv'" "$pub" --exhaustiv libm
+expect "--shards goes with --exhaustive" "$pub" --shards 3 libm
+expect "--max-shards goes with --shards" "$pub" --exhaustive --max-shards 1 libm
+expect "--work goes with --shards" "$pub" --exhaustive --slurm --shards 3 --work w libm
+expect "bad --max-shards '0'" "$pub" --exhaustive --shards 3 --max-shards 0 libm
 # a PATH without sbatch: only what the script needs before it looks for sbatch
 for t in bash env dirname; do
     ln -s "$(command -v "$t")" "$dir/bin/$t"

@@ -30,6 +30,11 @@ add_test(NAME scaleout_publish_exhaustive
             $<TARGET_FILE:gelucheck> ${scaleout_out}/publish)
 set_tests_properties(scaleout_publish_exhaustive PROPERTIES LABELS "scaleout;sweep"
     FIXTURES_SETUP scaleout_publish_local)
+add_test(NAME scaleout_publish_exhaustive_shards
+    COMMAND ${scaleout_dir}/publish_check.sh shards ${PROJECT_SOURCE_DIR}
+            $<TARGET_FILE:gelucheck> ${scaleout_out}/publish)
+set_tests_properties(scaleout_publish_exhaustive_shards PROPERTIES LABELS "scaleout;sweep"
+    FIXTURES_REQUIRED scaleout_publish_local)
 add_test(NAME scaleout_publish_exhaustive_slurm
     COMMAND ${scaleout_dir}/skip_or_fail.sh ${scaleout_dir}/publish_check.sh slurm
             ${PROJECT_SOURCE_DIR} $<TARGET_FILE:gelucheck> ${scaleout_out}/publish)
