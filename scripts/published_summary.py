@@ -39,9 +39,66 @@ def suites(k):
     return {s['name']: s for s in k.get('suites', [])}
 
 
+# the ulp suite's finding kinds: in an exhaustive result the ulp suite judged every input, so
+# its counts are exact totals, and the tail suite's (its sampled scan zeros, its depth bins)
+# would count some inputs twice
+ULP_KINDS = ('ulp_exceeded', 'nan_output', 'inf_output', 'wrong_sign', 'premature_flush', 'ftz',
+             'signed_zero')
+EXACT = False
+
+
+def exhaustive(k):
+    u = suites(k).get('ulp')
+    return bool(u) and u.get('inputs', {}).get('kind') == 'exhaustive'
+
+
 def count(k, kind):
+    if EXACT and kind in ULP_KINDS and exhaustive(k):
+        return sum(c['count'] for c in suites(k)['ulp'].get('finding_counts', [])
+                   if c['kind'] == kind)
     return sum(c['count'] for s in k.get('suites', []) for c in s.get('finding_counts', [])
                if c['kind'] == kind)
+
+
+def section_exact(kernels, out):
+    """Every input of every kernel, counted: the ulp suite's overall statistics and finding
+    counts, and the tail suite's exhaustive scan of the negative side."""
+    rows = [k for k in kernels if exhaustive(k)]
+    out.append('## Exact counts over every input\n')
+    rng = {tuple(suites(k)['ulp']['inputs'].get('range') or ()) for k in rows}
+    where = ('every one of their inputs (every bit pattern but the NaNs)' if rng == {()} else
+             'every input in %s' % ', '.join('[%g, %g]' % r if r else 'the whole range'
+                                             for r in sorted(rng)))
+    out.append('%d kernels measured by the ulp suite on %s; `inputs` in each row.  Correctly rounded: the output is '
+               'RN(f(x)); faithful: one of the two floats around f(x); the finding columns '
+               'count the inputs the ulp suite judged so under the policy (premature flush: '
+               'the output is 0 while RN(f(x)) is a normal number; wrong sign: the sign of '
+               'the output differs from RN(f(x))\'s; NaN: a NaN output where f(x) is a '
+               'number); zeros in the tail: the tail suite\'s count of zero outputs on the '
+               'negative side, each where f(x) is not 0.\n' % (len(rows), where))
+    if not rows:
+        return
+    out.append('| kernel | func | inputs | correctly rounded | not faithful | max ulp | '
+               'premature flush | wrong sign | NaN | zeros in the tail | flush point |')
+    out.append('|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|')
+    tot = {'premature_flush': 0, 'wrong_sign': 0, 'nan_output': 0}
+    for k in rows:
+        o = suites(k)['ulp']['metrics']['overall']
+        tm = (suites(k).get('tail') or {}).get('metrics', {})
+        for kind in tot:
+            tot[kind] += count(k, kind)
+        out.append('| %s | %s | %d | %d (%.4f%%) | %d | %s | %d | %d | %d | %s | %s |' % (
+            kid(k), k['func'], o['points'], o['correctly_rounded'],
+            100.0 * o['correctly_rounded'] / o['points'] if o['points'] else 0.0,
+            o['points'] - o['faithful'], fmt_ulp(o.get('max_ulp')),
+            count(k, 'premature_flush'), count(k, 'wrong_sign'), count(k, 'nan_output'),
+            tm.get('zero_outputs', 'n/a'), tail_cell(k)))
+    out.append('\nIn all: %d inputs return 0 where the correctly rounded result is a normal '
+               'number (%d kernels), %d return the wrong sign (%d kernels), %d return NaN '
+               'for a finite result (%d kernels).\n' % (
+                   tot['premature_flush'], sum(1 for k in rows if count(k, 'premature_flush')),
+                   tot['wrong_sign'], sum(1 for k in rows if count(k, 'wrong_sign')),
+                   tot['nan_output'], sum(1 for k in rows if count(k, 'nan_output'))))
 
 
 def kid(k):
@@ -174,7 +231,8 @@ def section_accuracy(kernels, out):
     out.append('Max ulp error outside the tail (as `gelucheck compare` defines it: x >= -1 '
                'for GELU, its derivatives and normcdf, x < 1 for erfc, |x| < 1 for normpdf, '
                'every x for erf), max ulp over all inputs, and the fraction correctly '
-               'rounded, from the ulp suite (f32 and f64 sampled: lower bounds).\n')
+               'rounded, from the ulp suite (%s).\n'
+               % ('every input: exact' if EXACT else 'f32 and f64 sampled: lower bounds'))
     out.append('| kernel | func | dtype | max ulp outside the tail | max ulp | correctly '
                'rounded | verdict |')
     out.append('|---|---|---|---|---|---|---|')
@@ -280,6 +338,8 @@ def main():
     a = ap.parse_args()
     with open(a.result) as f:
         r = json.load(f)
+    global EXACT
+    EXACT = any(exhaustive(k) and k['dtype'] == 'f32' for k in r['kernels'])
     env, tool, kernels = r['environment'], r['tool'], r['kernels']
     out = ['# Published audit, %s\n' % a.date,
            'Written by `scripts/publish` (regenerate: `%s`); never edited by '
@@ -302,6 +362,8 @@ def main():
     t = r['totals']
     out.append('\n%d kernels: %d pass, %d fail, %d error (policy %s).\n'
                % (t['kernels'], t['pass'], t['fail'], t['error'], r['policy']['name']))
+    if EXACT:
+        section_exact(kernels, out)
     section_minus_inf(kernels, out)
     section_flush(kernels, out)
     section_kind(kernels, 'wrong_sign', 'Wrong sign',

@@ -91,6 +91,23 @@ ulp = [s for k in ks for s in k["suites"] if s["name"] == "ulp"]
 assert ulp and all(s["inputs"]["kind"] == "exhaustive" for s in ulp), ulp[0].get("inputs")
 print("publish_check: %d f32 kernel(s), ulp suite exhaustive" % len(ks))
 PY
+# the README's exact counts are the result's (read here independently of the summary script)
+/usr/bin/python3 - "$dir/$mode/result.json" "$out/README.md" <<'PY' || fail "README.md's exact counts are not the result's"
+import json, sys
+r = json.load(open(sys.argv[1]))
+readme = open(sys.argv[2]).read()
+assert '## Exact counts over every input' in readme, 'no exact-count section'
+assert 'every input in [-5.6, -5.5]' in readme, 'the section does not give the range'
+for k in r["kernels"]:
+    u = [s for s in k["suites"] if s["name"] == "ulp"][0]
+    o = u["metrics"]["overall"]
+    row = [l for l in readme.splitlines() if l.startswith('| %s `%s` | %s | %d | %d (' % (
+        k["adapter"], k["kernel"], k["func"], o["points"], o["correctly_rounded"]))]
+    assert len(row) == 1, 'no row with %d inputs, %d correctly rounded for %s' % (
+        o["points"], o["correctly_rounded"], k["kernel"])
+    assert o["points"] == u["inputs"]["count"] > 200000, o["points"]
+print("publish_check: the README's exact counts are the result's")
+PY
 if [ "$mode" = shards ]; then
     grep -q 'as 3 shards run one after another on this machine' "$out/README.md" ||
         fail "README.md does not say how it ran"
