@@ -682,6 +682,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * maxima (need_max stayed 0 only if each test passed) and nothing has touched the maxima
      * since (pass 4 itself only counts), so the test is not taken again. */
     uint64_t decided = 0;
+    int full = 0; /* any measurement left to pass 5 */
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = (enum gs_region)fs.rg[q];
         if (fs.ex[q] == FS_DECIDED) {
@@ -707,10 +708,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
                 fs.own[q] = FS_FULL;
             }
         }
+        full |= fs.own[q] == FS_FULL || fs.ex[q] == FS_FULL;
     }
     gs_ref_add_fused(c->ref[t], decided);
-    /* pass 5 */
-    return fused_full(u, a, t, &fs, x, y, k, FS_FULL, p);
+    /* pass 5 (fused_full finds nothing to do where no state is FS_FULL) */
+    return full ? fused_full(u, a, t, &fs, x, y, k, FS_FULL, p) : 0;
 }
 
 /* Blocks measured in full after a block whose last input starts no run, before the next try
