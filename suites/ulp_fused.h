@@ -231,8 +231,8 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
 /* gs_fused_measure_f32 for the common case, in fewer operations: a two-sided enclosure of a
  * normal result
  * (E >= -126: ms is |m|'s significand scaled to [2^23, 2^24), k = E - 23, base
- * (E + 126) 2^23) and an output that is RN or a nonzero value of f(x)'s sign in f(x)'s
- * binade (then y 2^-k = ymag - base exactly: the significand with its implicit bit).  The
+ * (E + 126) 2^23) and an output that is RN, a zero, or a finite nonzero value of f(x)'s sign
+ * (in f(x)'s binade y 2^-k = ymag - base exactly: the significand with its implicit bit).  The
  * same fields and values (tests/suites/test_ulp_fused.c compares them); -1 when the case is
  * not this one (the caller asks gs_fused_measure_f32), 0 when the enclosure does not decide,
  * 1 when *fm is set. */
@@ -295,13 +295,24 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
         gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), (y & 0x80000000u) ? -0.0 : 0.0);
         return 1;
     }
-    if ((y & 0x80000000u) != sign || (ymag >> 23) != (uint64_t)(E + 127))
-        return -1; /* another sign or binade, NaN or infinity */
+    if ((y & 0x80000000u) != sign || ymag >= 0x7f800000u)
+        return -1; /* another sign, NaN or infinity */
     fm->cr = 0;
     fm->faithful = ymag == base + (uint64_t)ni || ymag == base + (uint64_t)ni + 1;
     fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
     fm->defect = GS_K_ULP_EXCEEDED;
-    double ys = (double)(ymag - base);
+    /* y 2^-k: in f(x)'s binade the significand with its implicit bit; in another (an
+     * approximation measured against the exact function, a tail's large errors) the general
+     * path's product, exact (a binary32 value times 2^-k, -149 <= k <= 104) */
+    double ys;
+    if ((ymag >> 23) == (uint64_t)(E + 127)) {
+        ys = (double)(ymag - base);
+    } else {
+        uint32_t yb = (uint32_t)ymag;
+        float yf;
+        memcpy(&yf, &yb, sizeof yf);
+        ys = (double)yf * gs_fused_pow2(23 - E);
+    }
     fm->d = fabs(ys - ms);
     gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), sign ? -ys : ys);
     return 1;
