@@ -427,10 +427,16 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
 static inline int fused_below_max(const struct gs_errstat *st, const struct gs_fused_meas *fm,
                                   uint64_t x)
 {
-    if (fm->exact_errs) /* measure.c's errors: add_max keeps st's unless one beats it */
-        return (fm->ulp < st->max_ulp || (fm->ulp == st->max_ulp && x > st->max_ulp_x)) &&
-               (fm->abs < st->max_abs || (fm->abs == st->max_abs && x > st->max_abs_x)) &&
-               (fm->rel < st->max_rel || (fm->rel == st->max_rel && x > st->max_rel_x));
+    if (fm->exact_errs) { /* measure.c's errors: add_max keeps st's unless one beats it */
+        if (!((fm->ulp < st->max_ulp || (fm->ulp == st->max_ulp && x > st->max_ulp_x)) &&
+              (fm->abs < st->max_abs || (fm->abs == st->max_abs && x > st->max_abs_x))))
+            return 0;
+        /* the relative error without the division where a product decides it */
+        if (gs_fused_rel_below(fm, st->max_rel))
+            return 1;
+        double rel = gs_fused_rel(fm);
+        return rel < st->max_rel || (rel == st->max_rel && x > st->max_rel_x);
+    }
     double uh = gs_fused_ulp_hi(fm);
     if (!(uh < st->max_ulp && uh * fm->p2k * (1 + 0x1p-50) + 0x1p-1074 < st->max_abs))
         return 0;
@@ -642,9 +648,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
             int j = fused_judge(v, &fs.fm[q]);
             if (j >= 0) {
                 fs.own[q] = FS_DECIDED;
-                need_max |= !fused_below_max(&a->loc[rg], &fs.fm[q], x[q]);
-                need_worst |= j == 0 && gs_findings_may_keep(&a->f, fs.fm[q].defect, rg,
-                                                             gs_fused_ulp_hi(&fs.fm[q]));
+                if (!need_max && !fused_below_max(&a->loc[rg], &fs.fm[q], x[q]))
+                    need_max = 1;
+                if (!need_worst && j == 0 &&
+                    gs_findings_may_keep(&a->f, fs.fm[q].defect, rg, gs_fused_ulp_hi(&fs.fm[q])))
+                    need_worst = 1;
             }
             fs.failed[q] = (unsigned char)(j == 0);
         }
@@ -653,7 +661,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
             fs.ex[q] = FS_FULL;
             if (okx[q] && fused_measure(&ex[q], y[q], &fs.fx[q])) {
                 fs.ex[q] = FS_DECIDED;
-                need_max |= !fused_below_max(&a->ex_loc[rg], &fs.fx[q], x[q]);
+                if (!need_max && !fused_below_max(&a->ex_loc[rg], &fs.fx[q], x[q]))
+                    need_max = 1;
             }
         }
     }
@@ -665,16 +674,20 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     if (need_worst)
         fused_pick_worst(a, &fs, k);
-    /* pass 3 */
-    if (fused_full(u, a, t, &fs, x, y, k, FS_PICKED, p) != 0)
+    /* pass 3 (nothing picked when neither flag is set: pass 2 alone picks) */
+    int picked = need_max || need_worst;
+    if (picked && fused_full(u, a, t, &fs, x, y, k, FS_PICKED, p) != 0)
         return 1;
-    /* pass 4 */
+    /* pass 4.  When nothing was picked, pass 1 found every decided measurement below the
+     * maxima (need_max stayed 0 only if each test passed) and nothing has touched the maxima
+     * since (pass 4 itself only counts), so the test is not taken again. */
     uint64_t decided = 0;
+    int full = 0; /* any measurement left to pass 5 */
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = (enum gs_region)fs.rg[q];
         if (fs.ex[q] == FS_DECIDED) {
             struct gs_errstat *st = &a->ex_loc[rg];
-            if (fused_below_max(st, &fs.fx[q], x[q])) {
+            if (!picked || fused_below_max(st, &fs.fx[q], x[q])) {
                 fused_count(st, &fs.fx[q]);
                 fs.ex[q] = FS_DONE;
             } else {
@@ -684,7 +697,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         if (fs.own[q] == FS_DECIDED) {
             struct gs_errstat *st = &a->loc[rg];
             const struct gs_fused_meas *fm = &fs.fm[q];
-            if (fused_below_max(st, fm, x[q]) &&
+            if ((!picked || fused_below_max(st, fm, x[q])) &&
                 (!fs.failed[q] ||
                  gs_findings_count_unkept(&a->f, fm->defect, rg, gs_fused_ulp_hi(fm),
                                           fm->exact_errs, x[q]))) {
@@ -695,10 +708,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
                 fs.own[q] = FS_FULL;
             }
         }
+        full |= fs.own[q] == FS_FULL || fs.ex[q] == FS_FULL;
     }
     gs_ref_add_fused(c->ref[t], decided);
-    /* pass 5 */
-    return fused_full(u, a, t, &fs, x, y, k, FS_FULL, p);
+    /* pass 5 (fused_full finds nothing to do where no state is FS_FULL) */
+    return full ? fused_full(u, a, t, &fs, x, y, k, FS_FULL, p) : 0;
 }
 
 /* Blocks measured in full after a block whose last input starts no run, before the next try

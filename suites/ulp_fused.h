@@ -45,9 +45,27 @@ struct gs_fused_meas {
     int rel_one;            /* the relative error is exactly 1 (y = +-0) */
     double d, w;            /* |y - f(x)| 2^-k ~ d within w (the intervals below) */
     double ms, p2k;         /* |f(x)| 2^-k ~ ms; 2^k */
-    int exact_errs;         /* V itself is known: ulp, abs, rel are measure.c's very errors */
-    double ulp, abs, rel;
+    int exact_errs;         /* V itself is known: ulp, abs and gs_fused_rel() are measure.c's
+                               very errors */
+    double ulp, abs;
+    double a;               /* exact_errs: |V| 2^-k, the relative error's divisor */
 };
+
+/* The relative error measure.c computes where exact_errs: its very division (errors()),
+ * left to the callers that need it (most need only a comparison, fused_below_max in ulp.c). */
+static inline double gs_fused_rel(const struct gs_fused_meas *fm) { return fm->ulp / fm->a; }
+
+/* 1 when gs_fused_rel(fm) < M certainly, from a product instead of the division (0: not
+ * known).  ulp < t2 = RN(RN(M a) (1 - 2^-50)) puts ulp below M a (1 + u)^2 (1 - 2^-50) <
+ * M a (1 - 2^-51) (u = 2^-53), so ulp / a < M (1 - 2^-51) <= M - 2 ulp_below(M)
+ * (ulp_below(M) <= 2^-52 M), a double, and RN(ulp / a), rounding being monotone, is below M.
+ * The roundings are relative ones: ulp >= 2^-16 (ys an integer, a an odd multiple of 2^-16),
+ * so t2 > 2^-16 and M a is a normal double, M normal too (a < 2^25).  A negative M (no
+ * maximum yet) or a NaN one fails the test. */
+static inline int gs_fused_rel_below(const struct gs_fused_meas *fm, double M)
+{
+    return fm->ulp < M * fm->a * (1 - 0x1p-50);
+}
 
 /* The ulp error measure.c computes lies in [gs_fused_ulp_lo, gs_fused_ulp_hi], the absolute
  * error in [gs_fused_abs_lo, gs_fused_abs_hi], the relative error in [gs_fused_rel_lo,
@@ -70,13 +88,13 @@ static inline double gs_fused_abs_hi(const struct gs_fused_meas *fm)
 }
 static inline double gs_fused_rel_lo(const struct gs_fused_meas *fm)
 {
-    return fm->exact_errs ? fm->rel
+    return fm->exact_errs ? gs_fused_rel(fm)
            : fm->rel_one  ? 1.0
                           : gs_fused_ulp_lo(fm) / (fm->ms + fm->w) * (1 - 0x1p-50);
 }
 static inline double gs_fused_rel_hi(const struct gs_fused_meas *fm)
 {
-    return fm->exact_errs ? fm->rel
+    return fm->exact_errs ? gs_fused_rel(fm)
            : fm->rel_one  ? 1.0
                           : gs_fused_ulp_hi(fm) / (fm->ms - fm->w) * (1 + 0x1p-50);
 }
@@ -86,8 +104,8 @@ static inline double gs_fused_rel_hi(const struct gs_fused_meas *fm)
  * (C | 1) 2^-16, rounding to odd being the truncation with the last bit set.  Then the errors
  * are measure.c's, computed by errors()'s very operations: ulp = |ys - a| with a = V 2^-k of
  * f's sign and ys = y 2^-k of y's (one rounding; exact for nearby y), abs = ulp 2^k, rel =
- * ulp / |a| (its first branch: ulp >= 2^-16 > 2^-900 since ys is an integer and a an odd
- * multiple of 2^-16, V's exponent minus k is -16). */
+ * ulp / |a| (gs_fused_rel, from fm->a = |a|; its first branch: ulp >= 2^-16 > 2^-900 since
+ * ys is an integer and a an odd multiple of 2^-16, V's exponent minus k is -16). */
 static inline void gs_fused_exact_errs(struct gs_fused_meas *fm, double lo, double hi, int open,
                                        int neg, double ys_signed)
 {
@@ -100,7 +118,7 @@ static inline void gs_fused_exact_errs(struct gs_fused_meas *fm, double lo, doub
     double a = (double)(cl | 1) * 0x1p-16;
     fm->ulp = fabs(ys_signed - (neg ? -a : a));
     fm->abs = fm->ulp * fm->p2k;
-    fm->rel = fm->ulp / a;
+    fm->a = a;
 }
 
 /* 2^k for a normal double's exponent k (-1022 <= k <= 1023). */
@@ -213,8 +231,8 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
 /* gs_fused_measure_f32 for the common case, in fewer operations: a two-sided enclosure of a
  * normal result
  * (E >= -126: ms is |m|'s significand scaled to [2^23, 2^24), k = E - 23, base
- * (E + 126) 2^23) and an output that is RN or a nonzero value of f(x)'s sign in f(x)'s
- * binade (then y 2^-k = ymag - base exactly: the significand with its implicit bit).  The
+ * (E + 126) 2^23) and an output that is RN, a zero, or a finite nonzero value of f(x)'s sign
+ * (in f(x)'s binade y 2^-k = ymag - base exactly: the significand with its implicit bit).  The
  * same fields and values (tests/suites/test_ulp_fused.c compares them); -1 when the case is
  * not this one (the caller asks gs_fused_measure_f32), 0 when the enclosure does not decide,
  * 1 when *fm is set. */
@@ -277,13 +295,24 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
         gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), (y & 0x80000000u) ? -0.0 : 0.0);
         return 1;
     }
-    if ((y & 0x80000000u) != sign || (ymag >> 23) != (uint64_t)(E + 127))
-        return -1; /* another sign or binade, NaN or infinity */
+    if ((y & 0x80000000u) != sign || ymag >= 0x7f800000u)
+        return -1; /* another sign, NaN or infinity */
     fm->cr = 0;
     fm->faithful = ymag == base + (uint64_t)ni || ymag == base + (uint64_t)ni + 1;
     fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
     fm->defect = GS_K_ULP_EXCEEDED;
-    double ys = (double)(ymag - base);
+    /* y 2^-k: in f(x)'s binade the significand with its implicit bit; in another (an
+     * approximation measured against the exact function, a tail's large errors) the general
+     * path's product, exact (a binary32 value times 2^-k, -149 <= k <= 104) */
+    double ys;
+    if ((ymag >> 23) == (uint64_t)(E + 127)) {
+        ys = (double)(ymag - base);
+    } else {
+        uint32_t yb = (uint32_t)ymag;
+        float yf;
+        memcpy(&yf, &yb, sizeof yf);
+        ys = (double)yf * gs_fused_pow2(23 - E);
+    }
     fm->d = fabs(ys - ms);
     gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), sign ? -ys : ys);
     return 1;

@@ -795,7 +795,9 @@ static inline ENCL_INLINE double encl_weight(double z, int tanh_form, int64_t *q
 }
 
 /* x/(1 + w) for x > 0: W = w (its rounding into the subnormals or to 0 loses < 2^-1022,
- * against 1 + W >= 1), d = 1 + W within ew W/d + u, the quotient u.
+ * against 1 + W >= 1), d = 1 + W within ew W/d + u, the quotient u.  The bound charges
+ * ew W instead of ew W/d (d >= 1: no smaller, and no division; the computed ew W 1.01 is at
+ * least ew W/d 1.01 (1 - u)^2, as the quotient's was with one rounding more).
  * x w/(1 + w) for x < 0: (x E / d) 2^-q: ew, d's error, the product and the quotient u
  * each. */
 static inline ENCL_INLINE int encl_approx(double x, int tanh_form, struct geluref_encl *o)
@@ -810,7 +812,7 @@ static inline ENCL_INLINE int encl_approx(double x, int tanh_form, struct gelure
         return -1;
     double w = q > 1100 ? 0.0 : dd_ldexp(e, (int)-q);
     double d = 1 + w;
-    double ed = ew * w / d * 1.01 + UD + 0x1p-1022;
+    double ed = ew * w * 1.01 + UD + 0x1p-1022;
     if (x > 0 && w < ENCL_SIDE_S) /* x (1 - w/(1 + w)), w > 0 */
         return encl_side(x, -1, o);
     if (x > 0)
@@ -819,6 +821,7 @@ static inline ENCL_INLINE int encl_approx(double x, int tanh_form, struct gelure
 }
 
 /* gelu_tanh_grad (fast_fn.c gelu_tanh_grad's formulas), A = 2 sqrt(2/pi) x (1 + 3 c2 x^2):
+ * (ed as there: ew W, no smaller than ew W/d.)
  * big = 1 + RN(RN(3 c2.hi) RN(x^2)): 3 c2.hi within 2u of 3 c2, x^2 u, the product u: the
  * term within 4u, the sum of positive terms u: big within 5u; times 2 sqrt(2/pi).hi (u) and
  * x (u): A within 7u, charged 8u.  W, d, ed as encl_approx.
@@ -838,7 +841,7 @@ static inline ENCL_INLINE int encl_tanh_grad(double x, struct geluref_encl *o)
         return -1;
     double w = q > 1100 ? 0.0 : dd_ldexp(e, (int)-q);
     double d = 1 + w;
-    double ed = ew * w / d * 1.01 + UD + 0x1p-1022;
+    double ed = ew * w * 1.01 + UD + 0x1p-1022;
     double big = 1 + (3 * gr_fast_tanh_c.hi) * (x * x);
     double am = big * (2 * gr_fast_sqrt_2_pi.hi) * x;
     double eam = 8 * UD;

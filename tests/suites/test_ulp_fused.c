@@ -9,6 +9,7 @@
  * outputs: RN(f(x)) and its neighbours up to 20 positions away, the zeros, a random pattern.
  *   default: 3000 inputs of each kind per function, the fast path;
  *   "mpfr":  600 per kind and function with gs_measure on the MPFR path. */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,6 +32,29 @@ static double f32_of(uint64_t b)
     float v;
     memcpy(&v, &u, sizeof v);
     return v;
+}
+
+/* gs_fused_rel_below (fused_below_max's test of the relative error without the division):
+ * for maxima M at and next to measure.c's relative error r (the closest the test could be
+ * wrong), it may say "below" only where r < M; a test with the factor 1 in place of
+ * 1 - 2^-50 (too small a margin) must be caught saying it wrongly on some of them. */
+static unsigned long n_rel_below, n_rel_loose_wrong;
+static void check_rel_below(const struct gs_fused_meas *fm, double r, enum geluref_func f,
+                            uint64_t x, uint64_t y)
+{
+    double ms[6] = { r, nextafter(r, INFINITY), nextafter(nextafter(r, INFINITY), INFINITY),
+                     r * (1 + 0x1p-50), r * (1 + 0x1p-49), r * 2 };
+    for (int i = 0; i < 6; i++) {
+        double M = ms[i];
+        if (gs_fused_rel_below(fm, M)) {
+            n_rel_below++;
+            if (!(r < M))
+                fail_msg("%s x=0x%08llx y=0x%08llx: gs_fused_rel_below says rel %a < %a",
+                         geluref_func_name(f), (unsigned long long)x, (unsigned long long)y, r,
+                         M);
+        }
+        n_rel_loose_wrong += fm->ulp < M * fm->a && !(r < M);
+    }
 }
 
 static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
@@ -71,7 +95,7 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
                                     ff.d != fm.d || ff.w != fm.w || ff.ms != fm.ms ||
                                     ff.p2k != fm.p2k || ff.exact_errs != fm.exact_errs ||
                                     (fm.exact_errs && (ff.ulp != fm.ulp || ff.abs != fm.abs ||
-                                                       ff.rel != fm.rel)))))
+                                                       ff.a != fm.a)))))
             fail_msg("%s x=0x%08llx y=0x%08llx: the common case's path differs (%d)",
                      geluref_func_name(f), (unsigned long long)x, (unsigned long long)y, rf);
         n_fast += rf == 1;
@@ -86,8 +110,10 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
                       m.rel_err >= gs_fused_rel_lo(&fm) && m.rel_err <= gs_fused_rel_hi(&fm) &&
                       (!fm.rel_one || m.rel_err == 1.0) &&
                       (!fm.exact_errs || (m.ulp == fm.ulp && m.abs_err == fm.abs &&
-                                          m.rel_err == fm.rel));
+                                          m.rel_err == gs_fused_rel(&fm)));
         n_exact += fm.exact_errs != 0;
+        if (fm.exact_errs)
+            check_rel_below(&fm, m.rel_err, f, x, y);
         if (!ok_fields || !ok_errs)
             fail_msg("%s x=0x%08llx y=0x%08llx: fused want 0x%llx cr %d faithful %d dist %lld "
                      "class %d ulp [%a, %a] rel [%a, %a]; gs_measure want 0x%llx cr %d faithful "
@@ -125,6 +151,10 @@ static void test_fused(void **state)
                   "%lu with V itself\n", n_decided, n_tried, n_fast, n_exact);
     /* most of the core range's correctly rounded and nearby outputs are decided */
     assert_true(n_decided > n_tried / 3);
+    print_message("gs_fused_rel_below decided %lu maxima next to the error; a test without "
+                  "its margin was wrong on %lu\n", n_rel_below, n_rel_loose_wrong);
+    assert_true(n_rel_below > 0);
+    assert_true(n_rel_loose_wrong > 0); /* the check above can fail */
 }
 
 int main(int argc, char **argv)
