@@ -44,6 +44,12 @@ const char *cli_script_error(const char *err, size_t *len);
 /* For a "scan:MODEL" adapter of a run: scans the model as the adapter did (its levels) and
  * puts the gelucheck-scan/1 document into the result's adapter object under "scan".  0, or
  * -1 after a warning (the run goes on; report.md then has no table of the sites). */
+/* run --torch-module: each paired site's kernels beside its activation's kernel of the
+ * torch-module: adapter, on the same inputs (cli/scan_pairs.c); ads[s] NULL when spec s could
+ * not be opened.  Writes "diff" into each pair of the scans in doc. */
+struct gc_adapter;
+void cli_pair_diffs(json_t *doc, struct gc_adapter *const *ads, const char *const *specs,
+                    size_t n);
 int cli_scan_attach(json_t *adapter, const char *spec, const char *runtime,
                     const char *torch_module);
 
