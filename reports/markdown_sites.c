@@ -232,9 +232,7 @@ static void side(struct md *m, const json_t *a)
         md_puts(m, " ulp; ");
     }
     if (json_is_number(fp)) {
-        md_puts(m, "flush ");
-        md_dec(m, fp);
-        md_puts(m, "; ");
+        md_printf(m, "flush %.8g; ", json_number_value(fp));
     }
     if (rr_str(a, "f_minus_inf")[0]) {
         md_puts(m, "f(-inf) ");
