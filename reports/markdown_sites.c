@@ -338,6 +338,8 @@ void md_sites(struct md *m, const json_t *doc)
         size_t ns = json_array_size(json_object_get(scan, "sites"));
         md_puts(m, "\n## Sites of ");
         md_code(m, rr_str(scan, "model"));
+        if (rr_str(scan, "kernels_runtime")[0]) /* beside the same model's native rows */
+            md_puts(m, " on onnxruntime-web");
         md_printf(m, "\n\n%zu GELU-like site%s found by `gelucheck scan` (", ns,
                   ns == 1 ? "" : "s");
         md_text(m, rr_str(scan, "runtime"));

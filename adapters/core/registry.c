@@ -146,9 +146,10 @@ static enum gc_status open_onnx(const char *rest, const char *spec, int scan,
     }
     char who[300];
     snprintf(who, sizeof who, "adapter '%s'", gc_safe(safe, sizeof safe, spec, 200));
-    int web = gc_runtime_web(opt->runtime);
+    const char *rt = o.runtime[0] ? o.runtime : opt->runtime; /* ?runtime= wins */
+    int web = gc_runtime_web(rt);
     if (web < 0) {
-        gc_msg(msg, size, "%s: unknown runtime '%s'", who, opt->runtime);
+        gc_msg(msg, size, "%s: unknown runtime '%s'", who, rt);
         return GC_E_SPEC;
     }
     if (web && web_present(who, msg, size) != GC_OK)
@@ -204,6 +205,8 @@ enum gc_status gc_scan_command_rt(const char *model_spec, const char *json, cons
                ort && ort->skipped ? ort->skipped : "not built");
         return GC_E_LOAD;
     }
+    if (o.runtime[0])
+        runtime = o.runtime; /* ?runtime= wins */
     int web = gc_runtime_web(runtime);
     if (web < 0) {
         gc_msg(msg, size, "unknown runtime '%s'", runtime);
@@ -349,8 +352,14 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
         return st;
     gc_ident_derive(spec, (*out)->name, NULL, opt->func, id, sizeof id);
     /* the runtime changes what runs: onnx: and scan: models on onnxruntime-web are MODEL.web */
+    struct gc_onnx_spec o;
+    char why[256];
+    const char *rt = opt->runtime;
     if ((starts_with(spec, "onnx:") || starts_with(spec, "scan:")) &&
-        gc_runtime_web(opt->runtime) == 1 && strlen(id) + 4 < sizeof id)
+        gc_onnx_spec_parse(spec + 5, &o, why, sizeof why) == GC_OK && o.runtime[0])
+        rt = o.runtime; /* ?runtime= wins */
+    if ((starts_with(spec, "onnx:") || starts_with(spec, "scan:")) &&
+        gc_runtime_web(rt) == 1 && strlen(id) + 4 < sizeof id)
         strcat(id, ".web");
     if (!((*out)->ident = gc_strdup(id))) {
         gc_adapter_close(*out);
