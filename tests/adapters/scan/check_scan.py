@@ -301,15 +301,62 @@ def pair(gelucheck, folder):
     diff_checks(json.load(open(os.path.join(rep, 'result.json'))), md)
 
 
+def pair_runtimes(gelucheck, folder):
+    """run --torch-module with the f16 export and the WebAssembly build as adapters of one run
+    (only PyTorch's act1 measured, by one suite): their pairs are diffed all the same."""
+    rep = os.path.join(folder, 'pair_runtimes')
+    p = subprocess.run([gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
+        folder, 'torch14_f16.onnx'), '--adapter', 'scan:%s?opt=all&runtime=onnxruntime-web'
+        % os.path.join(folder, 'torch14.onnx'), '--torch-module',
+        os.path.join(folder, 'torch14.pt'), '--kernel', 'a0.act1', '--suite', 'special',
+        '--policy', 'lenient', '--report', rep, '--json', os.path.join(rep, 'result.json'),
+        '--progress', 'never'], capture_output=True, text=True, check=False)
+    check(p.returncode in (0, 1), 'pair runtimes: exit %d: %s' % (p.returncode, p.stderr))
+    if p.returncode not in (0, 1):
+        return
+    doc = json.load(open(os.path.join(rep, 'result.json')))
+    scans = [a['scan'] for a in doc['adapters'] if 'scan' in a]
+    check(len(scans) == 2, 'pair runtimes: %d scans in the result' % len(scans))
+    if len(scans) == 2:
+        other_checks(scans[0], scans[1], open(os.path.join(rep, 'report.md')).read())
+
+
+def other_checks(f16, web, md):
+    """The f16 export's pairs: every f16 input, PyTorch's f32 output rounded to f16; the
+    WebAssembly build's: its own rows, diffed like the native ones."""
+    import torch
+    check('## Sites of `%s` on onnxruntime-web' % web['model'] in md and
+          web.get('kernels_runtime', '').startswith('onnxruntime-web'),
+          'pair run: the web scan is not headed as such')
+    for scan, n in ((f16, 65536), (web, 33083)):
+        for s in scan['sites']:
+            if not s.get('torch') or s['func'] == 'silu':
+                continue
+            for d in s['torch'].get('diff', []):
+                check(d['compared'] and d['inputs'] == n and
+                      ('torch_rounded' in d) == (scan is f16) and
+                      sum(d['regions'].values()) == d['differ'] and
+                      'changed the formula' not in d['verdict'],
+                      'pair run %s %s: %s' % (scan['model'], s['site'], d))
+                if scan is f16 and d['differ'] and s['func'] in ('gelu', 'gelu_tanh'):
+                    x = float(d['widest']['x'])
+                    y = torch.nn.functional.gelu(
+                        torch.full((64,), x, dtype=torch.float32), approximate='tanh' if
+                        s['func'] == 'gelu_tanh' else 'none').half()[0].item()
+                    check('%.9g' % y == d['widest']['torch'],
+                          'pair run f16 %s: PyTorch rounded to f16 gives %.9g at x = %s, the '
+                          'diff says %s' % (s['site'], y, d['widest']['x'], d['widest']['torch']))
+
+
 def diff_checks(doc, md):
     """The diff per pair of the swapped export: checked against torch run here, by the test."""
     import jsonschema
     import torch
-    scan = [a['scan'] for a in doc['adapters'] if 'scan' in a]
-    check(len(scan) == 1, 'pair run: %d scans in the result' % len(scan))
-    if not scan:
+    scans = [a['scan'] for a in doc['adapters'] if 'scan' in a]
+    check(len(scans) == 1, 'pair run: %d scans in the result' % len(scans))
+    if len(scans) != 1:
         return
-    scan = scan[0]
+    scan = scans[0]
     problems = list(jsonschema.Draft7Validator(json.load(open(SCHEMA))).iter_errors(scan))
     check(not problems, 'pair run: its scan breaks the scan schema: %s' % problems[:1])
     check(scan['torch'].get('measured_by', '').startswith('torch-module:'),
@@ -366,6 +413,8 @@ def main():
         web(*sys.argv[2:5])
     elif sys.argv[1] == 'pair':
         pair(*sys.argv[2:4])
+    elif sys.argv[1] == 'pair_runtimes':
+        pair_runtimes(*sys.argv[2:4])
     else:
         exact(*sys.argv[2:5])
     for e in errors:
