@@ -140,6 +140,12 @@ static json_t *accuracy(const json_t *doc, const char *spec, const char *name)
         if (strcmp(rr_str(k, "adapter"), spec) == 0 && strcmp(rr_str(k, "kernel"), name) == 0)
             found = k;
     }
+    return cli_kernel_accuracy(found);
+}
+
+json_t *cli_kernel_accuracy(const json_t *found)
+{
+    size_t i;
     if (!found || !json_array_size(json_object_get(found, "suites")))
         return json_null();
     json_t *o = json_object();
