@@ -6,7 +6,7 @@
  *       "sites": { "act1": ["model.torch/a0.act1", "model/_act1_Erf.all", ...], ... } }
  * (each entry a kernel identity ADAPTER/KERNEL), or a result of 'gelucheck run --torch-module'
  * (gelucheck-result/1), whose scans give the map: each site with the kernel of every level of
- * every scan: adapter and the kernel of its PyTorch activation.  A row of the results that no
+ * every scan: adapter and the kernel of its PyTorch activation, those the run measured.  A row of the results that no
  * site names, and an entry of the map found in no result, are listed and warned about. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +67,11 @@ static json_t *derive(const json_t *doc)
             json_t *t;
             json_object_foreach(json_object_get(site, "levels"), lv, t) {
                 const char *kn = json_string_value(json_object_get(t, "kernel"));
-                if (kn) {
+                int ran = 0; /* a kernel the run measured (--kernel may have left it out) */
+                json_array_foreach(json_object_get(doc, "kernels"), l, k)
+                    ran |= kn && strcmp(rr_str(k, "adapter"), rr_str(a, "spec")) == 0 &&
+                           strcmp(rr_str(k, "kernel"), kn) == 0;
+                if (ran) {
                     char buf[600];
                     snprintf(buf, sizeof buf, "%s/%s", id, kn);
                     add(sites, name, buf);

@@ -299,6 +299,41 @@ def pair(gelucheck, folder):
     if p.returncode not in (0, 1):
         return
     diff_checks(json.load(open(os.path.join(rep, 'result.json'))), md)
+    site_map(gelucheck, rep)
+
+
+def site_map(gelucheck, rep):
+    """compare --site-map: the run's own result as the map lines up every row (the PyTorch
+    activation's beside the site's); a written map with one site leaves the other rows and its
+    entry that is in no result listed and warned about; a bad map is exit 2."""
+    res = os.path.join(rep, 'result.json')
+    doc = json.load(open(res))
+    ids = {k['id'] for k in doc['kernels']}
+    p = subprocess.run([gelucheck, 'compare', res, '--site-map', res], capture_output=True,
+                       text=True, check=False)
+    check(p.returncode == 0 and 'warning' not in p.stderr and
+          'Every row matches a site of the map' in p.stdout and
+          re.search(r'\| `_act1_Tanh` \| `torch14\.torch/a0\.act1` \|', p.stdout) and
+          re.search(r'\| `_act1_Tanh` \| `torch14_swap/_act1_Tanh\.all` \|', p.stdout),
+          'site map from the result: exit %d, %s%s' % (p.returncode, p.stderr, p.stdout[-800:]))
+    mine = os.path.join(rep, 'map.json')
+    json.dump({'schema': 'gelucheck-sitemap/1', 'sites': {
+        'act1': ['torch14_swap/_act1_Tanh.all', 'nosuch/_act1.all']}}, open(mine, 'w'))
+    p = subprocess.run([gelucheck, 'compare', res, '--site-map', mine], capture_output=True,
+                       text=True, check=False)
+    left = sorted(ids - {'torch14_swap/_act1_Tanh.all'})
+    warned = sorted(re.findall(r"kernel '([^']*)' matches no site", p.stderr))
+    check(p.returncode == 0 and left and warned == left and
+          "'nosuch/_act1.all' of site 'act1' is in no result given" in p.stderr and
+          '**Map entries found in no result**: `nosuch/_act1.all` of `act1`' in p.stdout and
+          '%d kernel(s) or map entries matched nothing' % (len(left) + 1) in p.stderr,
+          'site map written: exit %d, warned %s, want %s: %s' % (p.returncode, warned, left,
+                                                                 p.stderr[-600:]))
+    json.dump({'schema': 'gelucheck-sitemap/1', 'sites': {'act1': 'x'}}, open(mine, 'w'))
+    p = subprocess.run([gelucheck, 'compare', res, '--site-map', mine], capture_output=True,
+                       text=True, check=False)
+    check(p.returncode == 2 and "site 'act1' is not a list of kernel identities" in p.stderr,
+          'bad site map: exit %d: %s' % (p.returncode, p.stderr))
 
 
 def pair_runtimes(gelucheck, folder):
