@@ -6,8 +6,9 @@
  *       "sites": { "act1": ["model.torch/a0.act1", "model/_act1_Erf.all", ...], ... } }
  * (each entry a kernel identity ADAPTER/KERNEL), or a result of 'gelucheck run --torch-module'
  * (gelucheck-result/1), whose scans give the map: each site with the kernel of every level of
- * every scan: adapter and the kernel of its PyTorch activation, those the run measured.  A row of the results that no
- * site names, and an entry of the map found in no result, are listed and warned about. */
+ * every scan: adapter and the kernel of its PyTorch activation, those the run measured.  A
+ * row of the results that no site names, and an entry of the map found in no result, are
+ * listed and warned about. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

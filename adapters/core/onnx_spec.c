@@ -48,8 +48,8 @@ enum gc_status gc_onnx_spec_parse(const char *rest, struct gc_onnx_spec *out, ch
         if (!dst || dst[0] || (size_t)(p + len - eq - 1) >= sizeof out->func ||
             p + len == eq + 1) {
             gc_msg(msg, size, "bad option '%.*s' after the model path (expected func=F, "
-                   "opt=LEVEL or runtime=RT, each at most once, joined by '&')", (int)(len < 60 ? len : 60),
-                   p);
+                   "opt=LEVEL or runtime=RT, each at most once, joined by '&')",
+                   (int)(len < 60 ? len : 60), p);
             return GC_E_SPEC;
         }
         memcpy(dst, eq + 1, (size_t)(p + len - eq - 1));
