@@ -44,6 +44,20 @@ const char *cli_script_error(const char *err, size_t *len);
 /* For a "scan:MODEL" adapter of a run: scans the model as the adapter did (its levels) and
  * puts the gelucheck-scan/1 document into the result's adapter object under "scan".  0, or
  * -1 after a warning (the run goes on; report.md then has no table of the sites). */
+/* run --torch-module: each paired site's kernels beside its activation's kernel of the
+ * torch-module: adapter, on the same inputs (cli/scan_pairs.c); ads[s] NULL when spec s could
+ * not be opened.  Writes "diff" into each pair of the scans in doc. */
+struct gc_adapter;
+void cli_pair_diffs(json_t *doc, struct gc_adapter *const *ads, const char *const *specs,
+                    size_t n);
+/* A kernel of a result's own accuracy: {verdict, max_ulp_near, flush_point, f_minus_inf,
+ * wrong_signs, suites}; JSON null when it ran no suite (k NULL too). */
+json_t *cli_kernel_accuracy(const json_t *k);
+/* compare --site-map MAP: the rows of the results lined up by site (cli/compare_sites.c): the
+ * Markdown, NULL with msg on a bad map; *unmatched: the rows and map entries that matched
+ * nothing (each also a warning on stderr). */
+char *cli_site_map_markdown(json_t *const *docs, const char *const *files, size_t n,
+                            const char *map, size_t *unmatched, char *msg, size_t size);
 int cli_scan_attach(json_t *adapter, const char *spec, const char *runtime,
                     const char *torch_module);
 

@@ -14,6 +14,7 @@
 
 static const struct option long_opts[] = {
     { "report", required_argument, NULL, 'r' },
+    { "site-map", required_argument, NULL, 's' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -21,7 +22,7 @@ static const char short_opts[] = "+:h";
 
 static void usage(void)
 {
-    printf("usage: gelucheck compare RESULT.json... [--report DIR]\n"
+    printf("usage: gelucheck compare RESULT.json... [--report DIR] [--site-map MAP]\n"
            "\n"
            "Compares the kernels of results written by 'gelucheck run --json' (several\n"
            "adapters, libraries or machines) in one table per func and dtype: max ulp outside\n"
@@ -33,6 +34,11 @@ static void usage(void)
            "                     DIR/compare.html (the tables with the plot inside: a\n"
            "                     page that travels alone); DIR and its parents are created\n"
            "                     (default: the tables on stdout)\n"
+           "      --site-map MAP also line the kernels up by the model site they measure:\n"
+           "                     MAP is a gelucheck-sitemap/1 file or a result of 'run\n"
+           "                     --torch-module' (docs/model-audit.md); kernels that match\n"
+           "                     no site, and map entries found in no result, are listed\n"
+           "                     and warned about on stderr\n"
            "  -h, --help         this text\n"
            "\n"
            "Example:\n"
@@ -96,7 +102,7 @@ out:
     return rc;
 }
 
-static int compare(char **files, size_t n, const char *dir)
+static int compare(char **files, size_t n, const char *dir, const char *map)
 {
     json_t **docs = calloc(n, sizeof *docs);
     char msg[4200];
@@ -118,6 +124,29 @@ static int compare(char **files, size_t n, const char *dir)
         rc = CLI_EXIT_INTERNAL;
         goto out;
     }
+    if (map) {
+        size_t unmatched;
+        char *by = cli_site_map_markdown(docs, (const char *const *)files, n, map, &unmatched,
+                                         msg, sizeof msg);
+        char *both = by ? malloc(strlen(md) + strlen(by) + 1) : NULL;
+        if (!by) {
+            cli_error("%s", msg);
+            free(md);
+            goto out;
+        }
+        if (both)
+            strcat(strcpy(both, md), by);
+        free(by);
+        free(md);
+        if (!(md = both)) {
+            cli_error("out of memory");
+            rc = CLI_EXIT_INTERNAL;
+            goto out;
+        }
+        if (unmatched)
+            fprintf(stderr, "gelucheck: warning: %zu kernel(s) or map entries matched nothing "
+                    "(listed under 'By site')\n", unmatched);
+    }
     if (dir) {
         rc = write_report(docs, n, dir, md);
     } else {
@@ -135,7 +164,7 @@ out:
 int cmd_compare(int argc, char **argv)
 {
     char **av = malloc(CLI_REORDER_SLOTS(argc) * sizeof *av);
-    const char *dir = NULL;
+    const char *dir = NULL, *map = NULL;
     int c, help = 0, rc = CLI_EXIT_USAGE;
 
     if (!av) {
@@ -150,6 +179,8 @@ int cmd_compare(int argc, char **argv)
             help = 1;
         } else if (c == 'r') {
             dir = optarg;
+        } else if (c == 's') {
+            map = optarg;
         } else {
             cli_bad_option(c, av[optind - 1]);
             goto out;
@@ -163,7 +194,7 @@ int cmd_compare(int argc, char **argv)
     } else if (optind >= ac) {
         cli_error("no result file given (usage: gelucheck compare RESULT.json... --report DIR)");
     } else {
-        rc = compare(av + optind, (size_t)(ac - optind), dir);
+        rc = compare(av + optind, (size_t)(ac - optind), dir, map);
     }
 out:
     fflush(stdout);

@@ -95,7 +95,10 @@ static void usage(void)
            "                            (default: onnxruntime)\n"
            "      --torch-module FILE.pt  the TorchScript module the scan: models were\n"
            "                            exported from: report.md pairs each site with its\n"
-           "                            activation (as 'gelucheck scan --torch-module')\n"
+           "                            activation (as 'gelucheck scan --torch-module'),\n"
+           "                            adds the adapter torch-module:FILE.pt (what PyTorch\n"
+           "                            computes at each activation) and diffs each pair's\n"
+           "                            outputs on the same inputs\n"
            "      --adapter-name NAME   the name of the --adapter just before it: the ADAPTER\n"
            "                            of its kernels' identities ADAPTER/KERNEL (default:\n"
            "                            its own: a plug-in's table name, an exec adapter's\n"
@@ -528,6 +531,23 @@ static int parse_args(struct run_args *r, int ac, char **av)
         cli_error("no adapter given (use --adapter SPEC; 'gelucheck list' shows the built-ins)");
         return -1;
     }
+    if (r->torch_module) { /* the activations measured beside the sites: torch-module:FILE */
+        int scan = 0, have = 0;
+        for (size_t i = 0; i < r->n_specs; i++) {
+            scan |= strncmp(r->specs[i], "scan:", 5) == 0;
+            have |= strncmp(r->specs[i], "torch-module:", 13) == 0;
+        }
+        if (scan && !have) {
+            r->torch_spec = malloc(strlen(r->torch_module) + 14);
+            if (!r->torch_spec) {
+                cli_error("out of memory");
+                return -1;
+            }
+            strcpy(r->torch_spec, "torch-module:");
+            strcat(r->torch_spec, r->torch_module);
+            r->specs[r->n_specs++] = r->torch_spec;
+        }
+    }
     if (r->baseline && gs_sharded(&r->cfg)) {
         cli_error("--baseline cannot be combined with --shard: give it to 'gelucheck merge', "
                   "which joins the shards");
@@ -557,8 +577,8 @@ int cmd_run(int argc, char **argv)
 
     memset(&r, 0, sizeof r);
     gs_config_init(&r.cfg);
-    r.specs = malloc((size_t)argc * sizeof *r.specs);
-    r.names = calloc((size_t)argc, sizeof *r.names);
+    r.specs = malloc(((size_t)argc + 1) * sizeof *r.specs);
+    r.names = calloc((size_t)argc + 1, sizeof *r.names);
     r.kernels = malloc((size_t)argc * sizeof *r.kernels);
     r.command = malloc(((size_t)argc + 2) * sizeof *r.command);
     if (!av || !r.specs || !r.names || !r.kernels || !r.command) {
@@ -573,6 +593,7 @@ int cmd_run(int argc, char **argv)
     free(r.command);
     free(r.kernels);
     free(r.specs);
+    free(r.torch_spec);
     free(r.names);
     free(av);
     return rc;

@@ -27,7 +27,7 @@ _gelucheck()
     --isolation) COMPREPLY=($(compgen -W "process none" -- "$cur")); return ;;
     --progress) COMPREPLY=($(compgen -W "auto always never" -- "$cur")); return ;;
     --reference) COMPREPLY=($(compgen -W "fast mpfr" -- "$cur")); return ;;
-    --adapter) COMPREPLY=($(compgen -W "libm mutants sleef onednn onnxruntime onnxruntime-web torch musl ggml tfjs gsl boost scipy plugin: exec: onnx: scan:" -- "$cur")
+    --adapter) COMPREPLY=($(compgen -W "libm mutants sleef onednn onnxruntime onnxruntime-web torch musl ggml tfjs gsl boost scipy plugin: exec: onnx: scan: torch-module:" -- "$cur")
                           $(compgen -f -X '!*.so' -- "$cur")); return ;;
     --json|--junit|--baseline|--resume|-o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --report) COMPREPLY=($(compgen -d -- "$cur")); return ;;
@@ -43,7 +43,7 @@ _gelucheck()
                --baseline-tolerance --baseline-allow-missing --timeout --startup-timeout
                --isolation --memory-limit --progress --shard --reference --resume --help" ;;
     report) opts="--report --junit --help" ;;
-    compare) opts="--report --help" ;;
+    compare) opts="--report --site-map --help" ;;
     merge) opts="--json --report --junit --baseline --help" ;;
     baseline) opts="--output --help" ;;
     help) opts="ref list run report compare merge baseline" ;;

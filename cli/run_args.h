@@ -20,6 +20,7 @@ struct run_args {
                                   onnxruntime) */
     const char *torch_module;  /* --torch-module: the TorchScript module the scan: models'
                                   sites are paired with (NULL: none) */
+    char *torch_spec;          /* "torch-module:FILE": the adapter --torch-module adds */
     const char **kernels;      /* --kernel, in order */
     size_t n_kernels;
     int has_dtype;

@@ -386,6 +386,14 @@ int run_execute(struct run_args *r)
     else
         json_decref(not_run);
     not_run = NULL;
+    if (!sig && r->torch_module) { /* each pair's two kernels, on the same inputs */
+        struct gc_adapter **ads = calloc(r->n_specs ? r->n_specs : 1, sizeof *ads);
+        for (size_t s = 0; ads && s < r->n_specs; s++)
+            ads[s] = ad[s].a ? ad[s].a[0] : NULL;
+        if (ads)
+            cli_pair_diffs(doc, ads, r->specs, r->n_specs);
+        free(ads);
+    }
     rc = rp_result_finish(doc, r->cfg.policy, internal, now_s() - t0);
     if (old && !sig) /* an interrupted run is not compared: its kernels are not all there */
         rc = rp_baseline_apply(doc, old, &r->bopt);

@@ -217,6 +217,116 @@ static void torch_pairs(struct md *m, const json_t *scan)
     md_printf(m, "\n%lld formula%s changed by the export.\n", changed, changed == 1 ? "" : "s");
 }
 
+/* One side's own accuracy in a cell: "1.98 ulp; flush -5.54; f(-inf) nan; 0 wrong signs". */
+static void side(struct md *m, const json_t *a)
+{
+    if (!json_is_object(a)) {
+        md_puts(m, "not measured");
+        return;
+    }
+    const json_t *fp = json_object_get(a, "flush_point");
+    md_verdict(m, rr_str(a, "verdict"));
+    md_puts(m, ": ");
+    if (json_is_number(json_object_get(a, "max_ulp_near"))) {
+        md_num(m, json_object_get(a, "max_ulp_near"));
+        md_puts(m, " ulp; ");
+    }
+    if (json_is_number(fp)) {
+        md_printf(m, "flush %.8g; ", json_number_value(fp));
+    }
+    if (rr_str(a, "f_minus_inf")[0]) {
+        md_puts(m, "f(-inf) ");
+        md_text(m, rr_str(a, "f_minus_inf"));
+        md_puts(m, "; ");
+    }
+    md_printf(m, "%lld wrong signs", (long long)json_integer_value(json_object_get(a,
+                                                                               "wrong_signs")));
+}
+
+/* With run --torch-module: each pair measured on both sides on the same inputs. */
+static void torch_diffs(struct md *m, const json_t *scan)
+{
+    const json_t *t = json_object_get(scan, "torch"), *site, *d;
+    size_t i, j, rows = 0;
+    if (!json_is_object(t) || !rr_str(t, "measured_by")[0])
+        return;
+    json_array_foreach(json_object_get(scan, "sites"), i, site) {
+        const json_t *p = json_object_get(site, "torch");
+        json_array_foreach(json_object_get(p, "diff"), j, d) {
+            if (!rows++) {
+                md_puts(m, "\nEach pair measured on both sides on the same inputs: the PyTorch "
+                           "side is the kernel of ");
+                md_code(m, rr_str(t, "measured_by"));
+                md_puts(m, " that computes what PyTorch computes at that activation (its "
+                           "description says how), the ONNX side the site's kernel at those "
+                           "levels. *differ*: outputs whose bits differ (NaN = NaN); *ulp apart*: "
+                           "the largest distance between them; *where*: the ulp suite's regions "
+                           "of the inputs where they differ; *farther*: at how many of those "
+                           "outputs each side is the farther from the correctly rounded value "
+                           "of PyTorch's function; each side's own accuracy as its suites "
+                           "measured it (max ulp for x >= -1, flush point, f(-inf), wrong "
+                           "signs).\n\n| site | levels | ONNX kernel | PyTorch kernel | "
+                           "inputs | differ | ulp apart | where | farther: ONNX / PyTorch | "
+                           "PyTorch's accuracy | ONNX's accuracy | verdict |\n"
+                           "|---|---|---|---|--:|--:|--:|---|--:|---|---|---|\n");
+            }
+            const json_t *lv;
+            size_t q;
+            md_puts(m, "| ");
+            md_code(m, rr_str(site, "site"));
+            md_puts(m, " | ");
+            json_array_foreach(json_object_get(d, "levels"), q, lv) {
+                md_puts(m, q ? ", " : "");
+                md_text(m, json_string_value(lv));
+            }
+            md_puts(m, " | ");
+            md_code(m, rr_str(d, "kernel"));
+            md_puts(m, " | ");
+            if (rr_str(d, "torch_kernel")[0])
+                md_code(m, rr_str(d, "torch_kernel"));
+            else
+                md_puts(m, "-");
+            if (!json_is_true(json_object_get(d, "compared"))) {
+                md_puts(m, " | - | - | - | - | - | - | - | not compared: ");
+                md_text(m, rr_str(d, "reason"));
+                md_puts(m, " |\n");
+                continue;
+            }
+            md_printf(m, " | %lld | %lld | ", (long long)json_integer_value(
+                          json_object_get(d, "inputs")), (long long)json_integer_value(
+                          json_object_get(d, "differ")));
+            if (json_is_null(json_object_get(d, "max_ulp_apart")))
+                md_puts(m, "NaN against a number");
+            else
+                md_num(m, json_object_get(d, "max_ulp_apart"));
+            md_puts(m, " | ");
+            const char *key;
+            const json_t *c;
+            size_t first = 1;
+            json_object_foreach((json_t *)json_object_get(d, "regions"), key, c) {
+                md_puts(m, first ? "" : ", ");
+                md_text(m, key);
+                md_printf(m, " %lld", (long long)json_integer_value(c));
+                first = 0;
+            }
+            if (first)
+                md_puts(m, "-");
+            md_printf(m, " | %lld / %lld | ", (long long)json_integer_value(
+                          json_object_get(d, "onnx_farther")), (long long)json_integer_value(
+                          json_object_get(d, "torch_farther")));
+            side(m, json_object_get(d, "torch_accuracy"));
+            md_puts(m, " | ");
+            side(m, json_object_get(d, "onnx_accuracy"));
+            md_puts(m, " | ");
+            int same = strcmp(rr_str(d, "verdict"), "same bits") == 0;
+            md_puts(m, same ? "" : "**");
+            md_text(m, rr_str(d, "verdict"));
+            md_puts(m, same ? "" : "**");
+            md_puts(m, " |\n");
+        }
+    }
+}
+
 void md_sites(struct md *m, const json_t *doc)
 {
     size_t i, j;
@@ -228,6 +338,8 @@ void md_sites(struct md *m, const json_t *doc)
         size_t ns = json_array_size(json_object_get(scan, "sites"));
         md_puts(m, "\n## Sites of ");
         md_code(m, rr_str(scan, "model"));
+        if (rr_str(scan, "kernels_runtime")[0]) /* beside the same model's native rows */
+            md_puts(m, " on onnxruntime-web");
         md_printf(m, "\n\n%zu GELU-like site%s found by `gelucheck scan` (", ns,
                   ns == 1 ? "" : "s");
         md_text(m, rr_str(scan, "runtime"));
@@ -247,5 +359,6 @@ void md_sites(struct md *m, const json_t *doc)
         json_array_foreach(json_object_get(scan, "sites"), j, site)
             site_rows(m, doc, rr_str(a, "spec"), scan, site);
         torch_pairs(m, scan);
+        torch_diffs(m, scan);
     }
 }

@@ -152,6 +152,7 @@ struct gc_onnx_spec {
     char model[4096];
     char func[32];
     char opt[32];
+    char runtime[32]; /* runtime=: onnxruntime or onnxruntime-web ("" when not given) */
 };
 enum gc_status gc_onnx_spec_parse(const char *rest, struct gc_onnx_spec *out, char *msg,
                                   size_t size);

@@ -25,7 +25,8 @@ enum gc_status gc_onnx_spec_parse(const char *rest, struct gc_onnx_spec *out, ch
 {
     const char *q = strrchr(rest, '?');
     memset(out, 0, sizeof *out);
-    if (q && strncmp(q + 1, "func=", 5) != 0 && strncmp(q + 1, "opt=", 4) != 0)
+    if (q && strncmp(q + 1, "func=", 5) != 0 && strncmp(q + 1, "opt=", 4) != 0 &&
+        strncmp(q + 1, "runtime=", 8) != 0)
         q = NULL; /* a '?' of the file name */
     size_t n = q ? (size_t)(q - rest) : strlen(rest);
     if (n >= sizeof out->model) {
@@ -42,11 +43,13 @@ enum gc_status gc_onnx_spec_parse(const char *rest, struct gc_onnx_spec *out, ch
             dst = out->func;
         else if (eq && eq - p == 3 && strncmp(p, "opt", 3) == 0)
             dst = out->opt;
+        else if (eq && eq - p == 7 && strncmp(p, "runtime", 7) == 0)
+            dst = out->runtime;
         if (!dst || dst[0] || (size_t)(p + len - eq - 1) >= sizeof out->func ||
             p + len == eq + 1) {
-            gc_msg(msg, size, "bad option '%.*s' after the model path (expected func=F or "
-                   "opt=LEVEL, each at most once, joined by '&')", (int)(len < 60 ? len : 60),
-                   p);
+            gc_msg(msg, size, "bad option '%.*s' after the model path (expected func=F, "
+                   "opt=LEVEL or runtime=RT, each at most once, joined by '&')",
+                   (int)(len < 60 ? len : 60), p);
             return GC_E_SPEC;
         }
         memcpy(dst, eq + 1, (size_t)(p + len - eq - 1));
@@ -55,6 +58,12 @@ enum gc_status gc_onnx_spec_parse(const char *rest, struct gc_onnx_spec *out, ch
     if (out->opt[0] && !gc_onnx_level_valid(out->opt)) {
         gc_msg(msg, size, "unknown optimization level '%s' (opt=): expected disabled, basic, "
                "extended, layout or all", out->opt);
+        return GC_E_SPEC;
+    }
+    if (out->runtime[0] && strcmp(out->runtime, "onnxruntime") != 0 &&
+        strcmp(out->runtime, "onnxruntime-web") != 0) {
+        gc_msg(msg, size, "unknown runtime '%s' (runtime=): expected onnxruntime or "
+               "onnxruntime-web", out->runtime);
         return GC_E_SPEC;
     }
     return GC_OK;

@@ -146,9 +146,10 @@ static enum gc_status open_onnx(const char *rest, const char *spec, int scan,
     }
     char who[300];
     snprintf(who, sizeof who, "adapter '%s'", gc_safe(safe, sizeof safe, spec, 200));
-    int web = gc_runtime_web(opt->runtime);
+    const char *rt = o.runtime[0] ? o.runtime : opt->runtime; /* ?runtime= wins */
+    int web = gc_runtime_web(rt);
     if (web < 0) {
-        gc_msg(msg, size, "%s: unknown runtime '%s'", who, opt->runtime);
+        gc_msg(msg, size, "%s: unknown runtime '%s'", who, rt);
         return GC_E_SPEC;
     }
     if (web && web_present(who, msg, size) != GC_OK)
@@ -204,6 +205,8 @@ enum gc_status gc_scan_command_rt(const char *model_spec, const char *json, cons
                ort && ort->skipped ? ort->skipped : "not built");
         return GC_E_LOAD;
     }
+    if (o.runtime[0])
+        runtime = o.runtime; /* ?runtime= wins */
     int web = gc_runtime_web(runtime);
     if (web < 0) {
         gc_msg(msg, size, "unknown runtime '%s'", runtime);
@@ -260,6 +263,41 @@ enum gc_status gc_scan_command_rt(const char *model_spec, const char *json, cons
     return GC_OK;
 }
 
+/* torch-module:FILE.pt: one kernel per GELU activation of a TorchScript module, computing what
+ * PyTorch computes there (the torch adapter's --pairs; gelucheck run --torch-module adds it
+ * beside the scan: adapters, docs/model-audit.md). */
+static enum gc_status open_torch_module(const char *file, const char *spec,
+                                        const struct gc_open_options *opt,
+                                        struct gc_adapter **out, char *msg, size_t size)
+{
+    const struct gc_builtin *t = builtin_named("torch");
+    char *tb = NULL;
+
+    if (!file[0]) {
+        gc_msg(msg, size, "adapter '%s': nothing after the 'torch-module:'", spec);
+        return GC_E_SPEC;
+    }
+    if (!t || !t->command) {
+        gc_msg(msg, size, "adapter '%s': the torch adapter is not in this build (%s)", spec,
+               t && t->skipped ? t->skipped : "skipped");
+        return GC_E_LOAD;
+    }
+    enum gc_status st = gc_builtin_command(t, &tb, msg, size);
+    if (st != GC_OK)
+        return st;
+    char *cmd = malloc(strlen(tb) + 4 * strlen(file) + 32);
+    if (!cmd) {
+        free(tb);
+        gc_msg(msg, size, "out of memory");
+        return GC_E_NOMEM;
+    }
+    shq(cmd + sprintf(cmd, "%s --pairs ", tb), file);
+    free(tb);
+    st = gc_exec_open(cmd, spec, opt, out, msg, size);
+    free(cmd);
+    return st;
+}
+
 static enum gc_status open_spec(const char *spec, const struct gc_open_options *opt,
                                 struct gc_adapter **out, char *msg, size_t size)
 {
@@ -274,6 +312,8 @@ static enum gc_status open_spec(const char *spec, const struct gc_open_options *
         return open_builtin(b, spec, opt, out, msg, size);
     if (starts_with(spec, "onnx:") || starts_with(spec, "scan:"))
         return open_onnx(spec + 5, spec, spec[0] == 's', opt, out, msg, size);
+    if (starts_with(spec, "torch-module:"))
+        return open_torch_module(spec + 13, spec, opt, out, msg, size);
     const char *rest = starts_with(spec, "exec:") ? spec + 5
                        : starts_with(spec, "plugin:") ? spec + 7 : NULL;
     if (rest && !rest[0]) {
@@ -291,7 +331,7 @@ static enum gc_status open_spec(const char *spec, const struct gc_open_options *
     if (rest || ends_with(spec, ".so"))
         return gc_plugin_dlopen(rest ? rest : spec, spec, opt, out, msg, size);
     gc_msg(msg, size, "unknown adapter '%s' (built-in: %s; or plugin:PATH, PATH.so, "
-           "exec:COMMAND, onnx:MODEL.onnx, scan:MODEL.onnx)",
+           "exec:COMMAND, onnx:MODEL.onnx, scan:MODEL.onnx, torch-module:FILE.pt)",
            gc_safe(safe, sizeof safe, spec, 200), builtin_names(names, sizeof names));
     return GC_E_SPEC;
 }
@@ -312,8 +352,14 @@ enum gc_status gc_adapter_open(const char *spec, const struct gc_open_options *o
         return st;
     gc_ident_derive(spec, (*out)->name, NULL, opt->func, id, sizeof id);
     /* the runtime changes what runs: onnx: and scan: models on onnxruntime-web are MODEL.web */
+    struct gc_onnx_spec o;
+    char why[256];
+    const char *rt = opt->runtime;
     if ((starts_with(spec, "onnx:") || starts_with(spec, "scan:")) &&
-        gc_runtime_web(opt->runtime) == 1 && strlen(id) + 4 < sizeof id)
+        gc_onnx_spec_parse(spec + 5, &o, why, sizeof why) == GC_OK && o.runtime[0])
+        rt = o.runtime; /* ?runtime= wins */
+    if ((starts_with(spec, "onnx:") || starts_with(spec, "scan:")) &&
+        gc_runtime_web(rt) == 1 && strlen(id) + 4 < sizeof id)
         strcat(id, ".web");
     if (!((*out)->ident = gc_strdup(id))) {
         gc_adapter_close(*out);

@@ -244,6 +244,75 @@ def module_kernel(t, path, func, dtype):
     return k
 
 
+def pair_kernels(t, path):
+    """--pairs FILE.pt: one kernel per GELU activation of the module (torch_sites.py), computing
+    what PyTorch computes there, for gelucheck run --torch-module (docs/model-audit.md): a named
+    activation module (nn.GELU, a QuickGELU class) is called itself, its own traced forward; an
+    inlined F.gelu is the same aten::gelu with the same approximate; a formula written out
+    inside a bigger module is written out again here in its usual order (the module's own
+    order of operations is not extracted from the graph).  Named a<INDEX>.<PATH> ('top' for the
+    top module), dtype the module's (its first floating parameter's; f32 without one)."""
+    import math
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    import torch_sites  # pylint: disable=import-outside-toplevel
+    torch, F = t.torch, t.F
+    try:
+        module = torch.jit.load(path, map_location='cpu').eval()
+    except (RuntimeError, OSError, ValueError) as e:
+        raise ValueError('cannot load TorchScript module %r: %s'
+                         % (path, str(e).strip().splitlines()[0][:200])) from e
+    tdt = next((p.dtype for p in module.parameters() if p.is_floating_point()), torch.float32)
+    dtype = {torch.float32: 'f32', torch.bfloat16: 'bf16', torch.float16: 'f16'}.get(tdt)
+    if dtype is None:
+        raise ValueError('module %r: its parameters are %s, not float32, bfloat16 or float16'
+                         % (path, tdt))
+    base, kernels = os.path.basename(path), []
+    for a in torch_sites.activations(module):
+        if not a['func'].startswith('gelu'):
+            continue
+        where = "'%s'" % a['path'] if a['path'] else 'the top module'
+        fwd = "'%s'.forward" % a['path'] if a['path'] else "the top module's forward"
+        clean = ''.join(c if c.isalnum() or c in '_.-' else '_' for c in a['path'])
+        name = 'a%d.%s' % (a['index'], clean or 'top')
+        if a['named']:
+            fn = torch_sites.submodule(module, a['path'])
+            how = 'the submodule %s (%s) of %s called directly (its own traced forward)' % (
+                where, a['module_type'], base)
+        elif a['op'] == 'aten::gelu':
+            fn = (lambda ap: lambda x: F.gelu(x, approximate=ap))(a['approximate'])
+            how = "F.gelu(x, approximate='%s'): the aten::gelu call inlined in %s of " \
+                  '%s, with its arguments' % (a['approximate'], fwd, base)
+        elif a['func'] == 'gelu':
+            fn = lambda x: x * 0.5 * (1.0 + torch.erf(x / math.sqrt(2.0)))
+            how = 'x*0.5*(1+erf(x/sqrt(2))) written out again in that order (the module %s ' \
+                  'writes it out in %s; its own order is not extracted)' % (base, fwd)
+        elif a['func'] == 'gelu_tanh':
+            c = math.sqrt(2.0 / math.pi)
+            fn = lambda x: 0.5 * x * (1.0 + torch.tanh(c * (x + 0.044715 * x * x * x)))
+            how = '0.5*x*(1+tanh(sqrt(2/pi)*(x+0.044715*x*x*x))) written out again in that ' \
+                  'order (written out in %s of %s; its own order is not extracted)' % (
+                      fwd, base)
+        else:
+            al = a.get('alpha', 1.702)
+            fn = (lambda al: lambda x: x * torch.sigmoid(al * x))(al)
+            how = 'x*sigmoid(%.7g*x) written out again (written out in %s of %s)' % (
+                al, fwd, base)
+        k = Kernel(name, a['func'], dtype, None, False, True, '', fn)
+        try:
+            t.apply(t.tensor(PROBE, dtype), k)
+        except RuntimeError as e:
+            log('note: activation #%d (%s) left out: it fails on a %s vector: %s' % (
+                a['index'], where, TORCH_NAMES[dtype], str(e).strip().splitlines()[0][:200]))
+            continue
+        k.description = 'PyTorch activation #%d in %s: %s; %s; torch %s, CPU, 1 thread' % (
+            a['index'], where, a['formula'], how, torch.__version__)
+        kernels.append(k)
+    if not kernels:
+        raise ValueError('module %r has no GELU activation to measure' % path)
+    stem = ''.join(c if c.isalnum() or c in '_.-' else '_' for c in base.rsplit('.', 1)[0])
+    return kernels, stem.lstrip('.') or 'module'
+
+
 def send(out, data):
     out.write(data)
     out.flush()
@@ -324,10 +393,19 @@ def main():
     inp = sys.stdin.buffer
     if len(sys.argv) == 3 and sys.argv[1] == '--activations':
         return print_activations(out, sys.argv[2])
+    name = None
     try:
-        module = module_options(sys.argv[1:])
-        t = Torch()
-        if module is None:
+        if len(sys.argv) == 3 and sys.argv[1] == '--pairs':
+            t = Torch()
+            kernels, name = pair_kernels(t, sys.argv[2])
+            version = version_line(t.torch)
+            module = ()
+        else:
+            module = module_options(sys.argv[1:])
+            t = Torch()
+        if module == ():
+            pass
+        elif module is None:
             kernels, version = make_kernels(t)
         else:
             kernels, version = [module_kernel(t, *module)], version_line(t.torch)
@@ -338,6 +416,8 @@ def main():
         log('error: %s' % e)
         return 1
     lines = ['gelucheck-exec 1', 'version ' + version]
+    if name:  # --pairs: the adapter is the module's activations, STEM.torch
+        lines.append('name %s.torch' % name)
     lines += ['kernel %s %s %s %s' % (k.name, k.func, k.dtype, k.description) for k in kernels]
     lines.append('ready')
     send(out, ''.join(line + '\n' for line in lines).encode('ascii', 'replace'))

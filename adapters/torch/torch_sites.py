@@ -81,7 +81,8 @@ def _classify(n):
                 return 'silu', 'x*sigmoid(x) written out (aten::sigmoid)', {'alpha': 1.0}
     return None
 
-def _submodule(root, path):
+def submodule(root, path):
+    """The submodule of root at path ('enc.linear1'; '' the root)."""
     m = root
     for p in path.split('.') if path else []:
         m = getattr(m, p)
@@ -110,13 +111,13 @@ def _walk(root, graph, path, out):
         elif k == 'prim::CallMethod':
             sub = where.get(next(n.inputs()).debugName())
             if sub is not None:
-                m = _submodule(root, sub)
+                m = submodule(root, sub)
                 _walk(root, getattr(m, n.s('name')).graph, sub, out)
         else:
             c = _classify(n)
             if c:
                 func, formula, extra = c
-                m = _submodule(root, path)
+                m = submodule(root, path)
                 ty = _type_name(m)
                 own = k in ('aten::gelu', 'aten::silu') and ty.split('.')[-1] in (
                     'GELU', 'SiLU') or (path and len([x for x in m.graph.nodes() if

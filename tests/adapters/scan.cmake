@@ -37,6 +37,8 @@ set_tests_properties(cli_scan_web_text cli_scan_web_run PROPERTIES FIXTURES_REQU
 # a whole suite on the wasm build (about 10 s alone): scan_web covers its kernels by default
 set_tests_properties(cli_scan_web_run PROPERTIES LABELS slow)
 
+cli_test(run_runtime_spec_bad 3 "run|--adapter|scan:x.onnx?runtime=web"
+    ERR "gelucheck: error: cannot load adapter [^\n]*unknown runtime .web. [(]runtime=[)]: expected onnxruntime or onnxruntime-web")
 cli_test(scan_help 0 "scan|--help" OUT "^usage: gelucheck scan MODEL[.]onnx[[][?]opt=LEVEL[]] [[]--json FILE[]]\n")
 cli_test(scan_no_model 2 "scan" ERR "^gelucheck: error: no model given ")
 cli_test(scan_nosuch 3 "scan|nosuch.onnx"
@@ -74,6 +76,11 @@ cli_test(scan_torch_text 0 "scan|torch14.onnx"
 # scan --torch-module: every site paired (by module path and by order), the swap flagged
 add_test(NAME scan_pair COMMAND ${ort_python} ${scan_dir}/check_scan.py pair ${scan_gc}
                                 ${scan_work}/torch)
+# the f16 export and the WebAssembly build diffed beside the module in one run (about 10 s
+# of CPU: slow)
+add_test(NAME scan_pair_runtimes COMMAND ${ort_python} ${scan_dir}/check_scan.py pair_runtimes
+                                         ${scan_gc} ${scan_work}/torch)
+set_tests_properties(scan_pair_runtimes PROPERTIES LABELS slow FIXTURES_REQUIRED scan_torch)
 cli_test(scan_pair_nosuch 3 "scan|torch14.onnx|--torch-module|nosuch.pt"
     ERR "^gelucheck: error: cannot load TorchScript module 'nosuch[.]pt': ")
 set_tests_properties(scan_torch scan_pair cli_scan_torch_run cli_scan_torch_f16_run

@@ -26,13 +26,13 @@ static const struct spec_case bad_specs[] = {
     { "", GC_E_SPEC, "empty adapter spec" },
     { "nosuch", GC_E_SPEC,
       "unknown adapter 'nosuch' (built-in: " BUILTINS "; or plugin:PATH, "
-      "PATH.so, exec:COMMAND, onnx:MODEL.onnx, scan:MODEL.onnx)" },
+      "PATH.so, exec:COMMAND, onnx:MODEL.onnx, scan:MODEL.onnx, torch-module:FILE.pt)" },
     { "LIBM", GC_E_SPEC,
       "unknown adapter 'LIBM' (built-in: " BUILTINS "; or plugin:PATH, "
-      "PATH.so, exec:COMMAND, onnx:MODEL.onnx, scan:MODEL.onnx)" },
+      "PATH.so, exec:COMMAND, onnx:MODEL.onnx, scan:MODEL.onnx, torch-module:FILE.pt)" },
     { "lib.so.1", GC_E_SPEC,
       "unknown adapter 'lib.so.1' (built-in: " BUILTINS "; or plugin:PATH, "
-      "PATH.so, exec:COMMAND, onnx:MODEL.onnx, scan:MODEL.onnx)" },
+      "PATH.so, exec:COMMAND, onnx:MODEL.onnx, scan:MODEL.onnx, torch-module:FILE.pt)" },
     { "exec:", GC_E_SPEC, "adapter 'exec:': nothing after the 'exec:'" },
     { "plugin:", GC_E_SPEC, "adapter 'plugin:': nothing after the 'plugin:'" },
     { "onnx:", GC_E_SPEC, "adapter 'onnx:': nothing after the 'onnx:'" },
@@ -40,11 +40,11 @@ static const struct spec_case bad_specs[] = {
     { "onnx:m.onnx?opt=fast", GC_E_SPEC, "adapter 'onnx:m.onnx?opt=fast': unknown optimization "
       "level 'fast' (opt=): expected disabled, basic, extended, layout or all" },
     { "onnx:m.onnx?func=gelu&func=erf", GC_E_SPEC, "adapter 'onnx:m.onnx?func=gelu&func=erf': "
-      "bad option 'func=erf' after the model path (expected func=F or opt=LEVEL, each at most "
-      "once, joined by '&')" },
+      "bad option 'func=erf' after the model path (expected func=F, opt=LEVEL or runtime=RT, "
+      "each at most once, joined by '&')" },
     { "onnx:m.onnx?opt=all&x=1", GC_E_SPEC, "adapter 'onnx:m.onnx?opt=all&x=1': bad option "
-      "'x=1' after the model path (expected func=F or opt=LEVEL, each at most once, joined by "
-      "'&')" },
+      "'x=1' after the model path (expected func=F, opt=LEVEL or runtime=RT, each at most once, "
+      "joined by '&')" },
     { "onnx:m.onnx?func=nosuch", GC_E_SPEC, "adapter 'onnx:m.onnx?func=nosuch': unknown func "
       "'nosuch' (func=)" },
     { "onnx:?opt=all", GC_E_SPEC, "adapter 'onnx:?opt=all': no model path before the '?'" },

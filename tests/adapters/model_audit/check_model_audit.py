@@ -8,7 +8,8 @@ The first table (the operator ONNX Runtime runs at each site and level) depends 
 and the ORT version only: it must be equal line for line.  The second (report.md's table of
 the sites: what the suites measured) must have the same rows: site, node, formula, levels,
 operator, kernel and verdict; its numbers (max ulp, flush point) depend on the CPU's MLAS code
-and are not compared.  A difference means the
+and are not compared.  The pairing table must be equal; the diff table must have the same
+rows (site, levels, the two kernels, the inputs).  A difference means the
 committed example is stale: regenerate it with `docs/model-audit/run.sh DIR GELUCHECK --update`.
 """
 import os
@@ -22,17 +23,25 @@ BEGIN, END = '<!-- model-audit tables: begin', '<!-- model-audit tables: end'
 PAIRING = 'Each site beside the PyTorch activation'
 
 
+DIFF = 'Each pair measured on both sides'
+
+
 def tables(text):
     """(table 1 lines, table 2 rows cut to their first seven cells, the pairing table's
-    lines: which activation each site came from does not depend on the CPU)"""
+    lines: which activation each site came from does not depend on the CPU, the diff table's
+    rows cut to their first five cells: site, levels, the two kernels, the inputs; the counts
+    depend on the CPU's MLAS and oneDNN code)"""
     parts = text.split('## What it measured, per site (report.md)')
-    if len(parts) != 2 or PAIRING not in parts[1]:
-        sys.exit('no "What it measured" table with the pairing in:\n' + text[:2000])
+    if len(parts) != 2 or PAIRING not in parts[1] or DIFF not in parts[1]:
+        sys.exit('no "What it measured" table with the pairing and the diff in:\n' +
+                 text[:2000])
     measured, pairing = parts[1].split(PAIRING, 1)
+    pairing, diff = pairing.split(DIFF, 1)
     first = [l for l in parts[0].split('\n') if l.startswith('|')]
     second = [l.split(' | ')[:7] for l in measured.split('\n') if l.startswith('| `')]
     third = [l for l in pairing.split('\n') if l.startswith('| `')]
-    return first, second, third
+    fourth = [l.split(' | ')[:5] for l in diff.split('\n') if l.startswith('| `')]
+    return first, second, third, fourth
 
 
 def main():
@@ -53,6 +62,8 @@ def main():
     if got[2] != want[2]:
         errors.append('the pairing differs:\n  got  %s\n  want %s'
                       % ('\n       '.join(got[2]), '\n       '.join(want[2])))
+    if got[3] != want[3]:
+        errors.append('the diff rows differ:\n  got  %s\n  want %s' % (got[3], want[3]))
     if len(got[2]) != 6 or any('not paired' in l for l in got[2]):
         errors.append('want 6 paired sites: %s' % got[2])
     if len(got[0]) != 2 + 6 or len(got[1]) != 12:

@@ -281,11 +281,13 @@ def pair(gelucheck, folder):
         check(('FORMULA CHANGED: gelu in torch, gelu_tanh in ONNX' in p.stdout) == swapped,
               'pair %s: the text %s the changed formula' % (model, 'lacks' if swapped else
                                                            'has'))
-    # run --torch-module: report.md pairs the sites too (one kernel, one suite: the table)
+    # run --torch-module: report.md pairs the sites too, and measures each pair on both sides
+    # (the swapped site and act1's own kernel with one suite: their accuracy cells)
     rep = os.path.join(folder, 'pair_report')
     p = subprocess.run([gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
         folder, 'torch14_swap.onnx'), '--torch-module', pt, '--kernel', '_act1_Tanh.all',
-        '--suite', 'special', '--policy', 'lenient', '--report', rep, '--progress', 'never'],
+        '--kernel', 'a0.act1', '--suite', 'special', '--policy', 'lenient', '--report', rep,
+        '--json', os.path.join(rep, 'result.json'), '--progress', 'never'],
         capture_output=True, text=True, check=False)
     check(p.returncode in (0, 1), 'pair run: exit %d: %s' % (p.returncode, p.stderr))
     md = open(os.path.join(rep, 'report.md')).read() if p.returncode in (0, 1) else ''
@@ -294,6 +296,148 @@ def pair(gelucheck, folder):
           re.search(r'\| `_enc_Erf` \| #5 `enc` \| TransformerEncoderLayer \| .* \| order in '
                     r'module \| gelu \| no \|', md) and '1 formula changed by the export' in md,
           'pair run: report.md lacks the pairing table')
+    if p.returncode not in (0, 1):
+        return
+    diff_checks(json.load(open(os.path.join(rep, 'result.json'))), md)
+    site_map(gelucheck, rep)
+
+
+def site_map(gelucheck, rep):
+    """compare --site-map: the run's own result as the map lines up every row (the PyTorch
+    activation's beside the site's); a written map with one site leaves the other rows and its
+    entry that is in no result listed and warned about; a bad map is exit 2."""
+    res = os.path.join(rep, 'result.json')
+    doc = json.load(open(res))
+    ids = {k['id'] for k in doc['kernels']}
+    p = subprocess.run([gelucheck, 'compare', res, '--site-map', res], capture_output=True,
+                       text=True, check=False)
+    check(p.returncode == 0 and 'warning' not in p.stderr and
+          'Every row matches a site of the map' in p.stdout and
+          re.search(r'\| `_act1_Tanh` \| `torch14\.torch/a0\.act1` \|', p.stdout) and
+          re.search(r'\| `_act1_Tanh` \| `torch14_swap/_act1_Tanh\.all` \|', p.stdout),
+          'site map from the result: exit %d, %s%s' % (p.returncode, p.stderr, p.stdout[-800:]))
+    mine = os.path.join(rep, 'map.json')
+    json.dump({'schema': 'gelucheck-sitemap/1', 'sites': {
+        'act1': ['torch14_swap/_act1_Tanh.all', 'nosuch/_act1.all']}}, open(mine, 'w'))
+    p = subprocess.run([gelucheck, 'compare', res, '--site-map', mine], capture_output=True,
+                       text=True, check=False)
+    left = sorted(ids - {'torch14_swap/_act1_Tanh.all'})
+    warned = sorted(re.findall(r"kernel '([^']*)' matches no site", p.stderr))
+    check(p.returncode == 0 and left and warned == left and
+          "'nosuch/_act1.all' of site 'act1' is in no result given" in p.stderr and
+          '**Map entries found in no result**: `nosuch/_act1.all` of `act1`' in p.stdout and
+          '%d kernel(s) or map entries matched nothing' % (len(left) + 1) in p.stderr,
+          'site map written: exit %d, warned %s, want %s: %s' % (p.returncode, warned, left,
+                                                                 p.stderr[-600:]))
+    json.dump({'schema': 'gelucheck-sitemap/1', 'sites': {'act1': 'x'}}, open(mine, 'w'))
+    p = subprocess.run([gelucheck, 'compare', res, '--site-map', mine], capture_output=True,
+                       text=True, check=False)
+    check(p.returncode == 2 and "site 'act1' is not a list of kernel identities" in p.stderr,
+          'bad site map: exit %d: %s' % (p.returncode, p.stderr))
+
+
+def pair_runtimes(gelucheck, folder):
+    """run --torch-module with the f16 export and the WebAssembly build as adapters of one run
+    (only PyTorch's act1 measured, by one suite): their pairs are diffed all the same."""
+    rep = os.path.join(folder, 'pair_runtimes')
+    p = subprocess.run([gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
+        folder, 'torch14_f16.onnx'), '--adapter', 'scan:%s?opt=all&runtime=onnxruntime-web'
+        % os.path.join(folder, 'torch14.onnx'), '--torch-module',
+        os.path.join(folder, 'torch14.pt'), '--kernel', 'a0.act1', '--suite', 'special',
+        '--policy', 'lenient', '--report', rep, '--json', os.path.join(rep, 'result.json'),
+        '--progress', 'never'], capture_output=True, text=True, check=False)
+    check(p.returncode in (0, 1), 'pair runtimes: exit %d: %s' % (p.returncode, p.stderr))
+    if p.returncode not in (0, 1):
+        return
+    doc = json.load(open(os.path.join(rep, 'result.json')))
+    scans = [a['scan'] for a in doc['adapters'] if 'scan' in a]
+    check(len(scans) == 2, 'pair runtimes: %d scans in the result' % len(scans))
+    if len(scans) == 2:
+        other_checks(scans[0], scans[1], open(os.path.join(rep, 'report.md')).read())
+
+
+def other_checks(f16, web, md):
+    """The f16 export's pairs: every f16 input, PyTorch's f32 output rounded to f16; the
+    WebAssembly build's: its own rows, diffed like the native ones."""
+    import torch
+    check('## Sites of `%s` on onnxruntime-web' % web['model'] in md and
+          web.get('kernels_runtime', '').startswith('onnxruntime-web'),
+          'pair run: the web scan is not headed as such')
+    for scan, n in ((f16, 65536), (web, 33083)):
+        for s in scan['sites']:
+            if not s.get('torch') or s['func'] == 'silu':
+                continue
+            for d in s['torch'].get('diff', []):
+                check(d['compared'] and d['inputs'] == n and
+                      ('torch_rounded' in d) == (scan is f16) and
+                      sum(d['regions'].values()) == d['differ'] and
+                      'changed the formula' not in d['verdict'],
+                      'pair run %s %s: %s' % (scan['model'], s['site'], d))
+                if scan is f16 and d['differ'] and s['func'] in ('gelu', 'gelu_tanh'):
+                    x = float(d['widest']['x'])
+                    y = torch.nn.functional.gelu(
+                        torch.full((64,), x, dtype=torch.float32), approximate='tanh' if
+                        s['func'] == 'gelu_tanh' else 'none').half()[0].item()
+                    check('%.9g' % y == d['widest']['torch'],
+                          'pair run f16 %s: PyTorch rounded to f16 gives %.9g at x = %s, the '
+                          'diff says %s' % (s['site'], y, d['widest']['x'], d['widest']['torch']))
+
+
+def diff_checks(doc, md):
+    """The diff per pair of the swapped export: checked against torch run here, by the test."""
+    import jsonschema
+    import torch
+    scans = [a['scan'] for a in doc['adapters'] if 'scan' in a]
+    check(len(scans) == 1, 'pair run: %d scans in the result' % len(scans))
+    if len(scans) != 1:
+        return
+    scan = scans[0]
+    problems = list(jsonschema.Draft7Validator(json.load(open(SCHEMA))).iter_errors(scan))
+    check(not problems, 'pair run: its scan breaks the scan schema: %s' % problems[:1])
+    check(scan['torch'].get('measured_by', '').startswith('torch-module:'),
+          'pair run: no measured_by: %s' % scan['torch'].get('measured_by'))
+    diffs = {s['site']: s['torch']['diff'] for s in scan['sites'] if s.get('torch')}
+    check(diffs.get('_silu_Sigmoid') == [], 'pair run: the SiLU got a diff')
+    approx = {'_act1_Tanh': 'none', '_act2_Tanh': 'tanh', '_enc_Erf': 'none'}
+    for site, ds in diffs.items():
+        if site == '_silu_Sigmoid':
+            continue
+        check(len(ds) == 1 and ds[0]['compared'] and ds[0]['levels'] == ['all'],
+              'pair run %s: one compared diff at level all: %s' % (site, ds))
+        if not ds or not ds[0]['compared']:
+            continue
+        d = ds[0]
+        check(sum(d['regions'].values()) == d['differ'] and
+              d['onnx_farther'] + d['torch_farther'] <= d['differ'] <= d['inputs'],
+              'pair run %s: the counts do not add up: %s' % (site, d))
+        if site in approx and d['differ']:
+            # the PyTorch side at the widest input is F.gelu as torch computes it here (a
+            # vector, as the kernel is fed: oneDNN's path, not the scalar one)
+            x = float(d['widest']['x'])
+            y = torch.nn.functional.gelu(torch.full((64,), x, dtype=torch.float32),
+                                         approximate=approx[site])[0].item()
+            check('%.9g' % y == d['widest']['torch'],
+                  'pair run %s: PyTorch gives %.9g at x = %s, the diff says %s' % (
+                      site, y, d['widest']['x'], d['widest']['torch']))
+    d = (diffs.get('_act1_Tanh') or [{}])[0]
+    # the swap: the exact GELU exported as the tanh form differs by up to 1e-3 at |x| < 4,
+    # far beyond any rounding: most outputs differ, ONNX is the side far from the exact GELU
+    check(d.get('differ', 0) > d.get('inputs', 0) // 4 and
+          d.get('onnx_farther', 0) > 10 * d.get('torch_farther', 1) and
+          'the conversion changed the formula (gelu in PyTorch, gelu_tanh in ONNX); the '
+          'conversion made it worse at _act1_Tanh (all)' in d.get('verdict', ''),
+          'pair run: the swapped pair: %s' % {k: d.get(k) for k in (
+              'inputs', 'differ', 'onnx_farther', 'torch_farther', 'verdict')})
+    check(d.get('torch_accuracy') and d['torch_accuracy']['suites'] == 1 and
+          d.get('onnx_accuracy') and d['onnx_accuracy']['suites'] == 1,
+          'pair run: the swapped pair lacks the accuracy of its two kernels')
+    for site, ds in diffs.items():
+        if ds and site != '_act1_Tanh':
+            check('changed the formula' not in ds[0].get('verdict', ''),
+                  'pair run %s: an unchanged pair says %s' % (site, ds[0].get('verdict')))
+    check(re.search(r'\| `_act1_Tanh` \| all \| `_act1_Tanh.all` \| `a0.act1` \| %d \| %d \| '
+                    % (d.get('inputs', -1), d.get('differ', -1)), md) is not None,
+          'pair run: report.md lacks the diff row of the swapped pair')
 
 
 def main():
@@ -304,6 +448,8 @@ def main():
         web(*sys.argv[2:5])
     elif sys.argv[1] == 'pair':
         pair(*sys.argv[2:4])
+    elif sys.argv[1] == 'pair_runtimes':
+        pair_runtimes(*sys.argv[2:4])
     else:
         exact(*sys.argv[2:5])
     for e in errors:
