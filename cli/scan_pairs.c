@@ -22,6 +22,20 @@
 #define PAIR_GRID_STEP 1024 /* f32: every multiple of 2^-10 in [-16, 16] */
 #define PAIR_CHUNK 4096
 
+/* v's bit pattern in dt (f32: v rounded to float; f64: v itself). */
+static uint64_t bits_of(double v, enum geluref_dtype dt)
+{
+    if (dt == GELUREF_F32) {
+        float f = (float)v;
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        return b;
+    }
+    uint64_t b;
+    memcpy(&b, &v, 8);
+    return b;
+}
+
 /* The inputs of a pair of dtype dt: f16, bf16 every pattern; f32 the grid of [-16, 16] by
  * 2^-10, +-2^-k for k = 1..149 and the specials; f64 the same grid and specials.  *what says
  * which; NULL on no memory. */
@@ -45,37 +59,15 @@ static uint64_t *pair_inputs(enum geluref_dtype dt, size_t *n, const char **what
         return NULL;
     for (size_t i = 0; i < grid; i++) {
         double v = -16.0 + (double)i / PAIR_GRID_STEP;
-        if (dt == GELUREF_F32) {
-            float f = (float)v;
-            uint32_t b;
-            memcpy(&b, &f, 4);
-            x[k++] = b;
-        } else {
-            memcpy(&x[k++], &v, 8);
-        }
+        x[k++] = bits_of(v, dt);
     }
     for (int e = 1; e <= 149; e++) {
         for (int s = 0; s < 2; s++) {
-            double v = ldexp(s ? -1.0 : 1.0, -e);
-            if (dt == GELUREF_F32) {
-                float f = (float)v;
-                uint32_t b;
-                memcpy(&b, &f, 4);
-                x[k++] = b;
-            } else {
-                memcpy(&x[k++], &v, 8);
-            }
+            x[k++] = bits_of(ldexp(s ? -1.0 : 1.0, -e), dt);
         }
     }
     for (size_t i = 0; i < ns; i++) {
-        if (dt == GELUREF_F32) {
-            float f = (float)specials[i];
-            uint32_t b;
-            memcpy(&b, &f, 4);
-            x[k++] = b;
-        } else {
-            memcpy(&x[k++], &specials[i], 8);
-        }
+        x[k++] = bits_of(specials[i], dt);
     }
     *n = k;
     *what = dt == GELUREF_F32 ? "every multiple of 2^-10 in [-16, 16], +-2^-k for k = 1..149 "
