@@ -22,20 +22,6 @@
 #define PAIR_GRID_STEP 1024 /* f32: every multiple of 2^-10 in [-16, 16] */
 #define PAIR_CHUNK 4096
 
-/* v's bit pattern in dt (f32: v rounded to float; f64: v itself). */
-static uint64_t bits_of(double v, enum geluref_dtype dt)
-{
-    if (dt == GELUREF_F32) {
-        float f = (float)v;
-        uint32_t b;
-        memcpy(&b, &f, 4);
-        return b;
-    }
-    uint64_t b;
-    memcpy(&b, &v, 8);
-    return b;
-}
-
 /* The inputs of a pair of dtype dt: f16, bf16 every pattern; f32 the grid of [-16, 16] by
  * 2^-10, +-2^-k for k = 1..149 and the specials; f64 the same grid and specials.  *what says
  * which; NULL on no memory. */
@@ -59,15 +45,15 @@ static uint64_t *pair_inputs(enum geluref_dtype dt, size_t *n, const char **what
         return NULL;
     for (size_t i = 0; i < grid; i++) {
         double v = -16.0 + (double)i / PAIR_GRID_STEP;
-        x[k++] = bits_of(v, dt);
+        x[k++] = gs_from_double(dt, v);
     }
     for (int e = 1; e <= 149; e++) {
         for (int s = 0; s < 2; s++) {
-            x[k++] = bits_of(ldexp(s ? -1.0 : 1.0, -e), dt);
+            x[k++] = gs_from_double(dt, ldexp(s ? -1.0 : 1.0, -e));
         }
     }
     for (size_t i = 0; i < ns; i++) {
-        x[k++] = bits_of(specials[i], dt);
+        x[k++] = gs_from_double(dt, specials[i]);
     }
     *n = k;
     *what = dt == GELUREF_F32 ? "every multiple of 2^-10 in [-16, 16], +-2^-k for k = 1..149 "
@@ -77,49 +63,13 @@ static uint64_t *pair_inputs(enum geluref_dtype dt, size_t *n, const char **what
     return x;
 }
 
-static uint64_t get_bits(const unsigned char *p, size_t sz)
-{
-    uint64_t v = 0;
-    memcpy(&v, p, sz); /* little-endian host */
-    return v;
-}
-
-static double to_double(enum geluref_dtype dt, uint64_t b)
-{
-    switch (dt) {
-    case GELUREF_F64: { double d; memcpy(&d, &b, 8); return d; }
-    case GELUREF_F32: { uint32_t u = (uint32_t)b; float f; memcpy(&f, &u, 4); return f; }
-    case GELUREF_BF16: { uint32_t u = (uint32_t)b << 16; float f; memcpy(&f, &u, 4); return f; }
-    default: { /* f16 */
-        int e = (int)((b >> 10) & 31), m = (int)(b & 1023);
-        double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY)
-                                                    : ldexp(1024 + m, e - 25);
-        return (b & 0x8000) ? -v : v;
-    }
-    }
-}
-
-static int is_nan(enum geluref_dtype dt, uint64_t b)
-{
-    double d = to_double(dt, b);
-    return d != d;
-}
-
-/* The position of b on the number line (a total order of the non-NaN patterns). */
-static int64_t ordered(size_t sz, uint64_t b)
-{
-    int bits = (int)sz * 8;
-    uint64_t sign = 1ULL << (bits - 1), mag = b & (sign - 1);
-    return (b & sign) ? -(int64_t)mag : (int64_t)mag;
-}
-
 /* ulp between two outputs: INFINITY when one is NaN and the other is not. */
-static double apart(enum geluref_dtype dt, size_t sz, uint64_t a, uint64_t b)
+static double apart(enum geluref_dtype dt, uint64_t a, uint64_t b)
 {
-    int na = is_nan(dt, a), nb = is_nan(dt, b);
+    int na = gs_is_nan(dt, a), nb = gs_is_nan(dt, b);
     if (na || nb)
         return na && nb ? 0 : INFINITY;
-    int64_t d = ordered(sz, a) - ordered(sz, b);
+    int64_t d = gs_pos(dt, a) - gs_pos(dt, b);
     return (double)(d < 0 ? -d : d);
 }
 
@@ -302,7 +252,7 @@ static int compare(json_t *d, const struct gc_kernel *tk, const struct gc_kernel
             memcpy(xb + i * sz, &x[at + i], sz);
         if (widen) {
             for (size_t i = 0; i < m; i++) {
-                float f = (float)to_double(dt, x[at + i]);
+                float f = (float)gs_to_double(dt, x[at + i]);
                 memcpy(xw + i * 4, &f, 4);
             }
         }
@@ -321,11 +271,11 @@ static int compare(json_t *d, const struct gc_kernel *tk, const struct gc_kernel
             memcpy(ty + i * 2, &h, 2);
         }
         for (size_t i = 0; i < m; i++) {
-            uint64_t a = get_bits(ty + i * sz, sz), b = get_bits(oy + i * sz, sz);
-            if (a == b || (is_nan(dt, a) && is_nan(dt, b)))
+            uint64_t a = gs_load(dt, ty, i), b = gs_load(dt, oy, i);
+            if (a == b || (gs_is_nan(dt, a) && gs_is_nan(dt, b)))
                 continue;
             differ++;
-            double u = apart(dt, sz, a, b);
+            double u = apart(dt, a, b);
             nan_mismatch += u == INFINITY;
             if (u > worst || differ == 1) {
                 worst = u > worst ? u : worst;
@@ -336,7 +286,7 @@ static int compare(json_t *d, const struct gc_kernel *tk, const struct gc_kernel
             region[gs_region_of(dt, x[at + i])]++;
             uint64_t r;
             if (geluref_eval(ref, dt, x[at + i], MPFR_RNDN, &r, NULL, NULL) == GELUREF_OK) {
-                double ua = apart(dt, sz, a, r), ub = apart(dt, sz, b, r);
+                double ua = apart(dt, a, r), ub = apart(dt, b, r);
                 onnx_farther += ub > ua;
                 torch_farther += ua > ub;
             }
@@ -359,11 +309,11 @@ static int compare(json_t *d, const struct gc_kernel *tk, const struct gc_kernel
     if (differ) {
         char b[64];
         json_t *w = json_object();
-        snprintf(b, sizeof b, "%.9g", to_double(dt, wx));
+        snprintf(b, sizeof b, "%.9g", gs_to_double(dt, wx));
         json_object_set_new(w, "x", json_string(b));
-        snprintf(b, sizeof b, "%.9g", to_double(dt, wt));
+        snprintf(b, sizeof b, "%.9g", gs_to_double(dt, wt));
         json_object_set_new(w, "torch", json_string(b));
-        snprintf(b, sizeof b, "%.9g", to_double(dt, wo));
+        snprintf(b, sizeof b, "%.9g", gs_to_double(dt, wo));
         json_object_set_new(w, "onnx", json_string(b));
         json_object_set_new(d, "widest", w);
     }
