@@ -35,6 +35,13 @@ add_test(NAME scaleout_publish_exhaustive_shards
             $<TARGET_FILE:gelucheck> ${scaleout_out}/publish)
 set_tests_properties(scaleout_publish_exhaustive_shards PROPERTIES LABELS "scaleout;sweep"
     FIXTURES_REQUIRED scaleout_publish_local)
+# --shards N interrupted by SIGTERM mid-shard: the shard's partial result is kept and the
+# next run continues it with --resume; the published result is the uninterrupted run's
+# (about 6 s of CPU; the signal is sent on the shard's own progress line, not after a sleep)
+add_test(NAME scaleout_publish_exhaustive_resume
+    COMMAND /usr/bin/python3 ${scaleout_dir}/publish_resume.py ${PROJECT_SOURCE_DIR}
+            $<TARGET_FILE:gelucheck> ${scaleout_out}/publish_resume)
+set_tests_properties(scaleout_publish_exhaustive_resume PROPERTIES LABELS "scaleout;sweep")
 add_test(NAME scaleout_publish_exhaustive_slurm
     COMMAND ${scaleout_dir}/skip_or_fail.sh ${scaleout_dir}/publish_check.sh slurm
             ${PROJECT_SOURCE_DIR} $<TARGET_FILE:gelucheck> ${scaleout_out}/publish)
