@@ -36,8 +36,8 @@ silenced (np.seterr(all='ignore')): -inf * 0 gives NaN quietly, as in most user 
 import os
 import sys
 
-MAX_BATCH = 65536  # the most elements in one request (docs/design.md 5.2)
-MAX_LINE = 4096    # the longest line, without its "\n"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), '..', 'python'))
+import gelucheck_exec as gx  # pylint: disable=wrong-import-position -- the protocol (5.2)
 PROBE = [-40.0, -38.5, -9.0, -5.5, -3.0, -1.0, -0.75, -0.5, -1e-3, -0.0, 0.0, 1e-3, 0.5, 1.0,
          3.0, 6.0, 27.0, 1e-30, -1e-30]  # start-up probe: dtypes and what the loops compute
 
@@ -123,88 +123,20 @@ def eval_bits(k, data):
     return np.ascontiguousarray(y, dtype=le).tobytes()
 
 
-def send(out, data):
-    out.write(data)
-    out.flush()
-
-
-def reply_error(out, message):
-    send(out, b'error ' + message.encode('ascii', 'replace') + b'\n')
-
-
-def skip(inp, size):
-    """Reads and drops size bytes; False when stdin ends first."""
-    while size > 0:
-        chunk = inp.read(min(size, 1 << 16))
-        if not chunk:
-            return False
-        size -= len(chunk)
-    return True
-
-
-def serve_request(kernels, inp, out, line):
-    """Answers one request.  Returns False when the stream cannot go on."""
-    words = line.split(b' ')
-    if len(words) != 3 or words[0] != b'eval' or not words[2].isdigit():
-        reply_error(out, 'malformed request %r' % line[:80].decode('ascii', 'replace'))
-        return True  # a bad line: the next one may be good again
-    name, n = words[1].decode('ascii', 'replace'), int(words[2])
-    k = kernels.get(name)
-    if k is None:
-        reply_error(out, 'unknown kernel %r' % name[:128])
-        return False  # the size of its payload is unknown: the stream is lost
-    size = 4 if k.dtype == 'f32' else 8
-    if n > MAX_BATCH:  # read the whole request first, then reply
-        if not skip(inp, n * size):
-            return False
-        reply_error(out, 'batch of %d elements: at most %d' % (n, MAX_BATCH))
-        return True
-    data = inp.read(n * size)
-    if len(data) != n * size:
-        return False  # stdin closed in the middle of the payload
-    if n == 0:
-        send(out, b'ok 0\n')
-        return True
-    try:
-        y = eval_bits(k, data)
-    except Exception as e:  # pylint: disable=broad-except -- report, and stay usable
-        reply_error(out, '%s: %s' % (name, str(e).splitlines()[0][:200]))
-        return True
-    send(out, b'ok %d\n' % n + y)
-    return True
-
-
 def main():
-    # The protocol gets a private copy of stdout; fd 1 becomes stderr, so that what a library
-    # prints there cannot corrupt the stream.
-    out = os.fdopen(os.dup(1), 'wb')
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    out = gx.private_stdout()
     if len(sys.argv) > 1:
         log('error: no options (usage: scipy_adapter.py)')
         return 1
     for var in ('OMP_NUM_THREADS', 'OPENBLAS_NUM_THREADS'):
         os.environ.setdefault(var, '1')  # elementwise ufuncs need no thread pool
-    inp = sys.stdin.buffer
     try:
         kernels, version = make_kernels()
     except ImportError as e:
         log('cannot import scipy or numpy: %s' % e)
         return 1
-    lines = ['gelucheck-exec 1', 'name scipy', 'version ' + version]
-    lines += ['kernel %s %s %s %s' % (k.name, k.func, k.dtype, k.description) for k in kernels]
-    lines.append('ready')
-    send(out, ''.join(line + '\n' for line in lines).encode('ascii', 'replace'))
-    by_name = {k.name: k for k in kernels}
-    while True:
-        line = inp.readline(MAX_LINE + 2)
-        if not line:
-            return 0  # the host closed stdin: done
-        if not line.endswith(b'\n'):
-            log('request line too long or cut short')
-            return 1
-        if not serve_request(by_name, inp, out, line.rstrip(b'\r\n')):
-            return 1
+    return gx.serve(out, ['gelucheck-exec 1', 'name scipy', 'version ' + version], kernels,
+                    eval_bits, log)
 
 
 if __name__ == '__main__':

@@ -39,8 +39,8 @@ import json
 import os
 import sys
 
-MAX_BATCH = 65536  # the most elements in one request (docs/design.md 5.2)
-MAX_LINE = 4096    # the longest line, without its "\n"
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.realpath(__file__)), '..', 'python'))
+import gelucheck_exec as gx  # pylint: disable=wrong-import-position -- the protocol (5.2)
 PROBE = [-40.0, -9.0, -6.0, -5.5, -3.0, -2.25, -1.0, -0.75, -0.5, -1e-3, 0.0, 1e-3, 0.5, 1.0,
          3.0, 6.0]  # start-up probe: does the dtype run, do the mkldnn flags change bits?
 
@@ -313,57 +313,6 @@ def pair_kernels(t, path):
     return kernels, stem.lstrip('.') or 'module'
 
 
-def send(out, data):
-    out.write(data)
-    out.flush()
-
-
-def reply_error(out, message):
-    send(out, b'error ' + message.encode('ascii', 'replace') + b'\n')
-
-
-def skip(inp, size):
-    """Reads and drops size bytes; False when stdin ends first."""
-    while size > 0:
-        chunk = inp.read(min(size, 1 << 16))
-        if not chunk:
-            return False
-        size -= len(chunk)
-    return True
-
-
-def serve_request(t, kernels, inp, out, line):
-    """Answers one request.  Returns False when the stream cannot go on."""
-    words = line.split(b' ')
-    if len(words) != 3 or words[0] != b'eval' or not words[2].isdigit():
-        reply_error(out, 'malformed request %r' % line[:80].decode('ascii', 'replace'))
-        return True  # a bad line: the next one may be good again
-    name, n = words[1].decode('ascii', 'replace'), int(words[2])
-    k = kernels.get(name)
-    if k is None:
-        reply_error(out, 'unknown kernel %r' % name[:128])
-        return False  # the size of its payload is unknown: the stream is lost
-    size = 4 if k.dtype == 'f32' else 2
-    if n > MAX_BATCH:  # read the whole request first, then reply
-        if not skip(inp, n * size):
-            return False
-        reply_error(out, 'batch of %d elements: at most %d' % (n, MAX_BATCH))
-        return True
-    data = inp.read(n * size)
-    if len(data) != n * size:
-        return False  # stdin closed in the middle of the payload
-    if n == 0:
-        send(out, b'ok 0\n')
-        return True
-    try:
-        y = t.eval_bits(k, data)
-    except Exception as e:  # pylint: disable=broad-except -- report, and stay usable
-        reply_error(out, '%s: %s' % (name, str(e).splitlines()[0][:200]))
-        return True
-    send(out, b'ok %d\n' % n + y)
-    return True
-
-
 def print_activations(out, path):
     """--activations FILE.pt: the module's GELU activations as JSON (torch_sites.py), for
     gelucheck scan --torch-module; 1 with 'error: WHY' on stderr when it cannot be read."""
@@ -379,18 +328,13 @@ def print_activations(out, path):
         log('error: cannot load TorchScript module %r: %s'
             % (path, (str(e).strip().splitlines() or [''])[0][:200]))
         return 1
-    send(out, (json.dumps(doc) + '\n').encode('ascii', 'replace'))
+    gx.send(out, (json.dumps(doc) + '\n').encode('ascii', 'replace'))
     return 0
 
 
 def main():
-    # The protocol gets a private copy of stdout; fd 1 becomes stderr, so that what a library
-    # prints there (ONEDNN_VERBOSE=1, OpenMP warnings) cannot corrupt the stream.
-    out = os.fdopen(os.dup(1), 'wb')
-    os.dup2(2, 1)
-    sys.stdout = sys.stderr
+    out = gx.private_stdout()
     os.environ.setdefault('OMP_NUM_THREADS', '1')  # before the import starts OpenMP's pool
-    inp = sys.stdin.buffer
     if len(sys.argv) == 3 and sys.argv[1] == '--activations':
         return print_activations(out, sys.argv[2])
     name = None
@@ -415,22 +359,10 @@ def main():
     except ValueError as e:
         log('error: %s' % e)
         return 1
-    lines = ['gelucheck-exec 1', 'version ' + version]
+    head = ['gelucheck-exec 1', 'version ' + version]
     if name:  # --pairs: the adapter is the module's activations, STEM.torch
-        lines.append('name %s.torch' % name)
-    lines += ['kernel %s %s %s %s' % (k.name, k.func, k.dtype, k.description) for k in kernels]
-    lines.append('ready')
-    send(out, ''.join(line + '\n' for line in lines).encode('ascii', 'replace'))
-    by_name = {k.name: k for k in kernels}
-    while True:
-        line = inp.readline(MAX_LINE + 2)
-        if not line:
-            return 0  # the host closed stdin: done
-        if not line.endswith(b'\n'):
-            log('request line too long or cut short')
-            return 1
-        if not serve_request(t, by_name, inp, out, line.rstrip(b'\r\n')):
-            return 1
+        head.append('name %s.torch' % name)
+    return gx.serve(out, head, kernels, t.eval_bits, log)
 
 
 if __name__ == '__main__':
