@@ -15,9 +15,24 @@
  * --baseline-tolerance for the first two; the opposite moves are improvements.  A kernel
  * with a regression fails.  A baseline kernel this run selected (its adapter is one of the
  * run's, its name and dtype pass --kernel and --dtype) but did not produce is missing: the
- * run fails unless allow_missing.  A kernel the baseline lacks is new, and only reported. */
+ * run fails unless allow_missing.  A kernel the baseline lacks is new, and only reported.
+ *
+ * With a site map (opts->site_map, --site-map MAP: site -> [ADAPTER/KERNEL...]) a kernel
+ * without a kernel of its own identity in the baseline is compared with the kernels of the
+ * baseline that the map puts at its sites: at each site, those of its own kernel name (the
+ * same level on another runtime or dtype) if any, else all of them there.  When that gives
+ * several (a kernel shared by sites, several levels at one site), it is compared with each
+ * and the comparison with the most regressions (the first in the map's order on a tie) is
+ * its "baseline", the others listed under "also".  Through the map the func and dtype may
+ * differ: another func is a regression (metric "func": the conversion changed the formula),
+ * another dtype leaves max_ulp, the fraction and the flush point uncompared (ulps of
+ * different types; a float16 GELU flushes far nearer 0 by its range alone).  What
+ * matched nothing is listed under the summary's "site_map": the kernels with no baseline
+ * through the map (each with "why", as its own "baseline"), the baseline's kernels no kernel
+ * of the run was compared with, and the map's entries found in neither. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "reports.h"
@@ -140,7 +155,14 @@ static void compare_kernel(const struct cmp *c, json_t *k, const json_t *nk, con
 
     json_object_set_new(k, "baseline", b);
     json_object_set_new(b, "found", json_true());
-    if (swept_ok) {
+    if (strcmp(rr_str(nk, "func"), rr_str(ok, "func")) != 0) /* only through a site map */
+        worse += add_metric(metrics, "func", json_object_get(ok, "func"),
+                            json_object_get(nk, "func"), 1, 0);
+    int same_dtype = strcmp(dt, rr_str(ok, "dtype")) == 0;
+    if (!same_dtype)
+        add_metric(metrics, "dtype", json_object_get(ok, "dtype"), json_object_get(nk, "dtype"),
+                   0, 0);
+    if (swept_ok && same_dtype) {
         const json_t *on = json_object_get(ok, "max_ulp"), *nn = json_object_get(nk, "max_ulp");
         int w = moved(on, nn, +1, c->o->tol_ulp), g = moved(on, nn, -1, c->o->tol_ulp);
         worse += add_metric(metrics, "max_ulp", on, nn, w, g);
@@ -228,6 +250,141 @@ static int selected(const json_t *doc, const char *id, const char *dt)
     return adapter && (!any_kernel || kernel) && (!any_dtype || dtype);
 }
 
+/* The index of the kernel of identity id in the compact baseline ob, or -1. */
+static long index_of(const json_t *ob, const char *id)
+{
+    size_t i;
+    json_t *o;
+    json_array_foreach(json_object_get(ob, "kernels"), i, o) {
+        if (strcmp(rr_str(o, "id"), id) == 0)
+            return (long)i;
+    }
+    return -1;
+}
+
+/* Through the site map: the kernels of ob that map puts at the sites of kernel id, as
+ * [[site, index in ob]...] in the map's order, each kernel once: at each site those of id's
+ * own kernel name if any, else all of them.  The sites of id in the map are appended to
+ * sites. */
+static json_t *candidates(const json_t *map, const json_t *ob, const char *id, json_t *sites)
+{
+    json_t *out = json_array(), *ids, *e;
+    const char *site, *slash = strchr(id, '/'), *name = slash ? slash + 1 : id;
+    size_t i, j;
+    json_object_foreach((json_t *)map, site, ids) {
+        int here = 0;
+        json_array_foreach(ids, i, e) here |= strcmp(json_string_value(e), id) == 0;
+        if (!here)
+            continue;
+        json_array_append_new(sites, json_string(site));
+        for (int pass = 0; pass < 2; pass++) {
+            size_t before = json_array_size(out);
+            json_array_foreach(ids, i, e) {
+                const char *oid = json_string_value(e), *on = strchr(oid, '/');
+                long o = strcmp(oid, id) == 0 ? -1 : index_of(ob, oid);
+                int dup = 0;
+                json_t *c;
+                if (o < 0 || (pass == 0 && strcmp(on ? on + 1 : oid, name) != 0))
+                    continue;
+                json_array_foreach(out, j, c)
+                    dup |= json_integer_value(json_array_get(c, 1)) == o;
+                if (!dup)
+                    json_array_append_new(out, json_pack("[s, I]", site, (json_int_t)o));
+            }
+            if (json_array_size(out) > before)
+                break;
+        }
+    }
+    return out;
+}
+
+/* "S1, S2" of the strings of a (at most 8, then "and N more") into buf. */
+static const char *joined(const json_t *a, char *buf, size_t size)
+{
+    size_t i, n = 0;
+    json_t *e;
+    buf[0] = 0;
+    json_array_foreach(a, i, e) {
+        if (i == 8) {
+            n += (size_t)snprintf(buf + n, n < size ? size - n : 0, " and %zu more",
+                                  json_array_size(a) - 8);
+            break;
+        }
+        n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s'%s'", i ? ", " : "",
+                              json_string_value(e));
+        if (n >= size)
+            break;
+    }
+    return buf;
+}
+
+/* Kernel k (nk its compact form) through the site map: compared with each candidate, the
+ * comparison with the most regressions kept as its "baseline" (the others under "also");
+ * used[] marks the baseline's kernels compared.  Returns 0 when it had no candidate (k's
+ * "baseline" then says why), else 1 with *worse and *better. */
+static int through_map(const struct cmp *c, json_t *k, const json_t *nk, const json_t *ob,
+                       unsigned char *used, long long *worse, long long *better)
+{
+    const char *id = rr_str(nk, "id");
+    json_t *sites = json_array(), *cand = candidates(c->o->site_map, ob, id, sites), *e;
+    json_t *best = NULL, *also = json_array();
+    long long bw = -1, bg = 0;
+    size_t i;
+    char list[1024], why[1400];
+    if (!json_array_size(cand)) {
+        if (!json_array_size(sites))
+            snprintf(why, sizeof why, "not in the site map '%s'", c->o->site_map_file);
+        else
+            snprintf(why, sizeof why, "the site map '%s' puts no kernel of the baseline at "
+                     "its site%s %s", c->o->site_map_file, json_array_size(sites) == 1 ? ""
+                     : "s", joined(sites, list, sizeof list));
+        json_object_set_new(k, "baseline", json_pack("{s:b, s:i, s:s}", "found", 0,
+                                                     "regressions", 0, "why", why));
+        json_decref(sites);
+        json_decref(cand);
+        json_decref(also);
+        return 0;
+    }
+    json_array_foreach(cand, i, e) {
+        long o = (long)json_integer_value(json_array_get(e, 1));
+        const json_t *ok = json_array_get(json_object_get(ob, "kernels"), (size_t)o);
+        json_t *tmp = json_object();
+        long long w = 0, g = 0;
+        compare_kernel(c, tmp, nk, ok, &w, &g);
+        json_t *b = json_incref(json_object_get(tmp, "baseline"));
+        json_decref(tmp);
+        json_object_set(b, "site", json_array_get(e, 0));
+        json_object_set_new(b, "kernel", json_string(rr_str(ok, "id")));
+        json_object_set_new(b, "matched_by", json_string("site map"));
+        used[o] = 1;
+        json_t *loser = b;
+        if (w > bw) {
+            loser = best;
+            best = b;
+            bw = w;
+            bg = g;
+        }
+        if (loser) {
+            json_array_append_new(also, json_pack("{s:O, s:O, s:O, s:O}", "site",
+                                                  json_object_get(loser, "site"), "kernel",
+                                                  json_object_get(loser, "kernel"),
+                                                  "regressions", json_object_get(
+                                                      loser, "regressions"), "improvements",
+                                                  json_object_get(loser, "improvements")));
+            json_decref(loser);
+        }
+    }
+    if (json_array_size(also))
+        json_object_set(best, "also", also);
+    json_object_set_new(k, "baseline", best);
+    json_decref(also);
+    json_decref(sites);
+    json_decref(cand);
+    *worse = bw;
+    *better = bg;
+    return 1;
+}
+
 static void list_add(json_t *summary, const char *list, const char *id)
 {
     json_array_append_new(json_object_get(summary, list), json_string(id));
@@ -287,7 +444,7 @@ static int reverdict(json_t *doc, int missing)
 
 int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_opts *opts)
 {
-    static const struct rp_baseline_opts none = { 0, 0, 0 };
+    static const struct rp_baseline_opts none = { 0, 0, 0, NULL, NULL };
     int own = strcmp(rr_str(old, "schema"), RP_BASELINE_SCHEMA) != 0;
     json_t *ob = own ? rp_baseline_compact(old) : (json_t *)old, *nb = rp_baseline_compact(doc);
     json_t *summary = json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:[], s:[], s:[], s:[]}",
@@ -315,18 +472,45 @@ int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_o
                         json_is_true(json_object_get(oi, "exhaustive"));
     c.fixed_ok = c.same_rounding;
     c.kinds_ok = c.same_policy;
+    size_t n_old = json_array_size(json_object_get(ob, "kernels"));
+    unsigned char *used = calloc(n_old + 1, 1);
+    json_t *sm = c.o->site_map ? json_pack("{s:s, s:i, s:[], s:[], s:[]}", "file",
+                                           c.o->site_map_file ? c.o->site_map_file : "",
+                                           "matched", 0, "unmatched_kernels",
+                                           "unmatched_baseline", "entries_in_no_result")
+                               : NULL;
+    long long by_map = 0;
+    if (!used || (c.o->site_map && !sm)) {
+        free(used);
+        json_decref(sm);
+        if (own)
+            json_decref(ob);
+        json_decref(nb);
+        json_decref(summary);
+        return 4;
+    }
     json_array_foreach(json_object_get(doc, "kernels"), i, k) {
         const json_t *nk = json_array_get(json_object_get(nb, "kernels"), i);
         const json_t *ok = find_old(ob, nk);
         long long worse = 0, better = 0;
-        if (!ok) {
-            json_object_set_new(k, "baseline", json_pack("{s:b, s:i}", "found", 0,
-                                                         "regressions", 0));
+        if (ok) {
+            used[index_of(ob, rr_str(ok, "id"))] = 1;
+            compare_kernel(&c, k, nk, ok, &worse, &better);
+        } else if (c.o->site_map && through_map(&c, k, nk, ob, used, &worse, &better)) {
+            by_map++;
+        } else {
+            if (!c.o->site_map)
+                json_object_set_new(k, "baseline", json_pack(
+                    "{s:b, s:i, s:s}", "found", 0, "regressions", 0, "why", "no kernel of the "
+                    "baseline has its identity ADAPTER/KERNEL, func and dtype"));
+            else
+                json_array_append_new(json_object_get(sm, "unmatched_kernels"), json_pack(
+                    "{s:s, s:O}", "kernel", rr_str(nk, "id"), "why", json_object_get(
+                        json_object_get(k, "baseline"), "why")));
             counts[4]++;
             list_add(summary, "new_kernels", rr_str(nk, "id"));
             continue;
         }
-        compare_kernel(&c, k, nk, ok, &worse, &better);
         counts[0]++;
         counts[1] += worse > 0;
         counts[2] += better > 0;
@@ -339,16 +523,45 @@ int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_o
             json_object_set_new(k, "verdict", json_string("fail"));
     }
     json_array_foreach(json_object_get(ob, "kernels"), i, o) {
-        size_t j;
-        const json_t *nk;
-        int found = 0;
-        json_array_foreach(json_object_get(nb, "kernels"), j, nk)
-            found |= find_old(ob, nk) == o;
-        if (!found && selected(doc, rr_str(o, "id"), rr_str(o, "dtype"))) {
+        if (used[i])
+            continue;
+        if (selected(doc, rr_str(o, "id"), rr_str(o, "dtype"))) {
             counts[3]++;
             list_add(summary, "missing_kernels", rr_str(o, "id"));
+        } else if (sm) { /* another adapter's kernel that no kernel of this run matched */
+            json_t *sites = json_array(), *cand = candidates(c.o->site_map, nb,
+                                                               rr_str(o, "id"), sites);
+            char list[1024], why[1400];
+            if (!json_array_size(sites))
+                snprintf(why, sizeof why, "not in the site map '%s'", c.o->site_map_file);
+            else
+                snprintf(why, sizeof why, "no kernel of this run was compared with it at its "
+                         "site%s %s in the site map '%s' (none is there, or one there has a "
+                         "kernel of its own name in the baseline)", json_array_size(sites) == 1
+                         ? "" : "s", joined(sites, list, sizeof list), c.o->site_map_file);
+            json_array_append_new(json_object_get(sm, "unmatched_baseline"),
+                                  json_pack("{s:s, s:s}", "kernel", rr_str(o, "id"), "why",
+                                            why));
+            json_decref(sites);
+            json_decref(cand);
         }
     }
+    if (sm) { /* the map's entries that are a kernel of neither */
+        const char *site;
+        json_t *ids, *e;
+        json_object_foreach((json_t *)c.o->site_map, site, ids) {
+            size_t j;
+            json_array_foreach(ids, j, e) {
+                const char *id = json_string_value(e);
+                if (index_of(ob, id) < 0 && index_of(nb, id) < 0)
+                    json_array_append_new(json_object_get(sm, "entries_in_no_result"),
+                                          json_pack("{s:s, s:s}", "site", site, "kernel", id));
+            }
+        }
+        json_object_set_new(sm, "matched", json_integer(by_map));
+        json_object_set_new(summary, "site_map", sm);
+    }
+    free(used);
     static const char *const names[] = { "compared", "regressions", "improvements", "missing",
                                          "new" };
     for (i = 0; i < 5; i++)

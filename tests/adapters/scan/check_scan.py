@@ -282,13 +282,12 @@ def pair(gelucheck, folder):
               'pair %s: the text %s the changed formula' % (model, 'lacks' if swapped else
                                                            'has'))
     # run --torch-module: report.md pairs the sites too, and measures each pair on both sides
-    # (the swapped site and act1's own kernel with one suite: their accuracy cells)
+    # (every kernel at level all with one suite: their accuracy cells)
     rep = os.path.join(folder, 'pair_report')
     p = subprocess.run([gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
-        folder, 'torch14_swap.onnx'), '--torch-module', pt, '--kernel', '_act1_Tanh.all',
-        '--kernel', 'a0.act1', '--suite', 'special', '--policy', 'lenient', '--report', rep,
-        '--json', os.path.join(rep, 'result.json'), '--progress', 'never'],
-        capture_output=True, text=True, check=False)
+        folder, 'torch14_swap.onnx'), '--torch-module', pt, '--suite', 'special', '--policy',
+        'lenient', '--report', rep, '--json', os.path.join(rep, 'result.json'), '--progress',
+        'never'], capture_output=True, text=True, check=False)
     check(p.returncode in (0, 1), 'pair run: exit %d: %s' % (p.returncode, p.stderr))
     md = open(os.path.join(rep, 'report.md')).read() if p.returncode in (0, 1) else ''
     check(re.search(r'\| `_act1_Tanh` \| #0 `act1` \| GELU \| .* \| module path \| gelu\\_tanh '
@@ -300,6 +299,98 @@ def pair(gelucheck, folder):
         return
     diff_checks(json.load(open(os.path.join(rep, 'result.json'))), md)
     site_map(gelucheck, rep)
+    baseline_map(gelucheck, folder, rep)
+
+
+def baseline_map(gelucheck, folder, rep):
+    """run --baseline through --site-map: the PyTorch module's kernels (those of the paired
+    run, kept alone in a compact baseline) as the baseline of the swapped export's kernels
+    (another adapter: by identity nothing matches): through the map (the paired run's result)
+    every kernel of the export is compared with its activation's, and act1's swap (gelu in
+    PyTorch, gelu_tanh in ONNX) is a regression; the libm kernels of the same run are in no
+    site of the map: each is warned about and says why.  Without the map the baseline
+    matches nothing, and a warning says so; a bad map is exit 2 naming the file."""
+    res = os.path.join(rep, 'result.json')
+    doc = json.load(open(res))
+    full, torch_only = os.path.join(rep, 'full.baseline.json'), os.path.join(rep,
+                                                                             'torch.baseline.json')
+    p = subprocess.run([gelucheck, 'baseline', res, '-o', full], capture_output=True, text=True)
+    check(p.returncode == 0, 'baseline map: gelucheck baseline exit %d: %s' % (p.returncode,
+                                                                              p.stderr))
+    if p.returncode:
+        return
+    b = json.load(open(full))
+    b['kernels'] = [k for k in b['kernels'] if k['id'].startswith('torch14.torch/')]
+    json.dump(b, open(torch_only, 'w'))
+    torch_ids = sorted(k['id'] for k in b['kernels'])
+    # the site map of the paired run: site -> the torch kernel and the export's kernel
+    pairs = {}
+    for a in doc['adapters']:
+        for st in (a.get('scan') or {}).get('sites', []):
+            for d in (st.get('torch') or {}).get('diff', []):
+                pairs['torch14_swap/' + d['kernel']] = 'torch14.torch/' + d['torch_kernel']
+    check(len(set(pairs.values())) == 5 and sorted(set(pairs.values())) == torch_ids,
+          'baseline map: the paired run measured %s, the baseline holds %s' % (pairs, torch_ids))
+    out = os.path.join(rep, 'through_map.json')
+    cmd = [gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
+        folder, 'torch14_swap.onnx'), '--adapter', 'libm', '--suite', 'special', '--policy',
+        'lenient', '--baseline', torch_only, '--progress', 'never']
+    p = subprocess.run(cmd + ['--site-map', res, '--json', out], capture_output=True, text=True)
+    check(p.returncode == 1, 'baseline map: exit %d (want 1: the swap regressed): %s'
+          % (p.returncode, p.stderr[-800:]))
+    if p.returncode not in (0, 1):
+        return
+    now = json.load(open(out))
+    import jsonschema
+    schema = os.path.join(os.path.dirname(SCHEMA), 'gelucheck-result-1.schema.json')
+    problems = list(jsonschema.Draft7Validator(json.load(open(schema))).iter_errors(now))
+    check(not problems, 'baseline map: the result breaks its schema: %s' % problems[:1])
+    libm = []
+    for k in now['kernels']:
+        kb = k.get('baseline', {})
+        if k['id'] in pairs:
+            # a shared kernel is compared with each activation's kernel; the one kept has the
+            # most regressions, the others are listed
+            seen = [kb.get('kernel')] + [x['kernel'] for x in kb.get('also', [])]
+            check(kb.get('found') is True and kb.get('matched_by') == 'site map' and
+                  pairs[k['id']] in seen,
+                  'baseline map: %s not compared with %s: %s' % (k['id'], pairs[k['id']], kb))
+            func = [m for m in kb.get('metrics', []) if m['name'] == 'func']
+            swapped = k['id'] == 'torch14_swap/_act1_Tanh.all'
+            check(bool(func) == swapped and (not swapped or (
+                func[0]['old'], func[0]['new'], func[0]['worse']) == ('gelu', 'gelu_tanh', True)
+                and k['verdict'] == 'fail'),
+                'baseline map: %s: func metric %s, verdict %s' % (k['id'], func, k['verdict']))
+        elif k['id'].startswith('libm/'):
+            libm.append(k['id'])
+            check(kb.get('found') is False and 'not in the site map' in kb.get('why', ''),
+                  'baseline map: %s: %s' % (k['id'], kb))
+        else:
+            check(False, 'baseline map: a kernel of neither: %s' % k['id'])
+    sm = now.get('baseline', {}).get('site_map', {})
+    check(libm and sm.get('matched') == len(pairs) and
+          sorted(u['kernel'] for u in sm.get('unmatched_kernels', [])) == sorted(libm) and
+          sm.get('unmatched_baseline') == [] and sm.get('entries_in_no_result') == [] and
+          'torch14_swap/_act1_Tanh.all' in now['baseline'].get('regressed_kernels', []),
+          'baseline map: the summary %s' % now.get('baseline'))
+    warned = sorted(re.findall(r"warning: --baseline '[^']*': kernel '([^']*)' has no baseline: "
+                               r"not in the site map", p.stderr))
+    check(warned == sorted(libm), 'baseline map: warned about %s, want %s' % (warned, libm))
+    check(re.search(r'baseline: %d kernels compared, [1-9][0-9]* regressions, .*, %d new\n'
+                    % (len(pairs), len(libm)), p.stdout),
+          'baseline map: the summary line: %s' % p.stdout[-600:])
+    # without the map nothing matches: a warning names the file and suggests --site-map
+    p = subprocess.run(cmd[:4] + ['--kernel', '_act1_Tanh.all'] + cmd[6:], capture_output=True,
+                       text=True)
+    check(p.returncode in (0, 1) and "--baseline '%s': no kernel of this run has the identity"
+          % torch_only in p.stderr and '--site-map MAP' in p.stderr,
+          'baseline without a map: exit %d: %s' % (p.returncode, p.stderr[-600:]))
+    bad = os.path.join(rep, 'bad.map.json')
+    json.dump({'schema': 'gelucheck-sitemap/1', 'sites': {'act1': ['no-slash']}}, open(bad, 'w'))
+    p = subprocess.run(cmd + ['--site-map', bad], capture_output=True, text=True)
+    check(p.returncode == 2 and p.stderr.startswith("gelucheck: error: --site-map: site map '%s':"
+                                                    " site 'act1' is not a list" % bad),
+          'baseline bad map: exit %d: %s' % (p.returncode, p.stderr))
 
 
 def site_map(gelucheck, rep):
