@@ -298,6 +298,8 @@ def pair(gelucheck, folder):
     if p.returncode not in (0, 1):
         return
     diff_checks(json.load(open(os.path.join(rep, 'result.json'))), md)
+    runtime_table(json.load(open(os.path.join(rep, 'result.json'))), md,
+                  [('torch14_swap', 'native')])
     site_map(gelucheck, rep)
     baseline_map(gelucheck, folder, rep)
 
@@ -429,7 +431,8 @@ def site_map(gelucheck, rep):
 
 def pair_runtimes(gelucheck, folder):
     """run --torch-module with the f16 export and the WebAssembly build as adapters of one run
-    (only PyTorch's act1 measured, by one suite): their pairs are diffed all the same."""
+    (only PyTorch's act1 measured, by one suite): their pairs are diffed all the same, and
+    report.md's table of every activation has a column for each."""
     rep = os.path.join(folder, 'pair_runtimes')
     p = subprocess.run([gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
         folder, 'torch14_f16.onnx'), '--adapter', 'scan:%s?opt=all&runtime=onnxruntime-web'
@@ -444,7 +447,9 @@ def pair_runtimes(gelucheck, folder):
     scans = [a['scan'] for a in doc['adapters'] if 'scan' in a]
     check(len(scans) == 2, 'pair runtimes: %d scans in the result' % len(scans))
     if len(scans) == 2:
-        other_checks(scans[0], scans[1], open(os.path.join(rep, 'report.md')).read())
+        md = open(os.path.join(rep, 'report.md')).read()
+        other_checks(scans[0], scans[1], md)
+        runtime_table(doc, md, [('torch14_f16', 'native'), ('torch14.web', 'WebAssembly')])
 
 
 def other_checks(f16, web, md):
@@ -472,6 +477,55 @@ def other_checks(f16, web, md):
                     check('%.9g' % y == d['widest']['torch'],
                           'pair run f16 %s: PyTorch rounded to f16 gives %.9g at x = %s, the '
                           'diff says %s' % (s['site'], y, d['widest']['x'], d['widest']['torch']))
+
+
+def runtime_table(doc, md, want_columns):
+    """report.md's table of every PyTorch activation per runtime: a column per scan: adapter
+    and run of levels (the headers), each cell the count of differing outputs of that site's
+    diff at that level and its worse side, as the result's diffs say."""
+    part = md.split('## Every GELU of the PyTorch module, per runtime', 1)
+    check(len(part) == 2, 'runtime table: not in report.md')
+    if len(part) != 2:
+        return
+    rows = [l for l in part[1].split('\n## ', 1)[0].split('\n') if l.startswith('| ')]
+    head = [c.strip() for c in rows[0].strip('|').split(' | ')][3:]
+    cols = []
+    for h in head:
+        m = re.match(r'`([^`]*)` (native|WebAssembly) (\w+): (.*)$', h)
+        check(m is not None, 'runtime table: header %r' % h)
+        if m:
+            cols.append((m.group(1), m.group(2), m.group(3), m.group(4).split(', ')))
+    check([(c[0], c[1]) for c in cols] == want_columns,
+          'runtime table: columns %s, want %s' % ([(c[0], c[1]) for c in cols], want_columns))
+    scans = {a.get('id'): a['scan'] for a in doc['adapters'] if 'scan' in a}
+    acts = next(iter(scans.values()))['torch']['activations']
+    check(len(rows) - 1 == len(acts), 'runtime table: %d rows for %d activations'
+          % (len(rows) - 1, len(acts)))
+    words = {'onnx': '**ONNX worse**', 'pytorch': 'PyTorch worse', 'mixed': 'mixed',
+             'neither': 'neither worse'}
+    for act, row in zip(acts, rows[1:]):
+        cells = [c.strip() for c in row.strip('|').split(' | ')]
+        for (aid, _, dt, levels), cell in zip(cols, cells[3:]):
+            scan = scans.get(aid, {})
+            check(all(lv in scan.get('levels', []) for lv in levels),
+                  'runtime table: %s: levels %s' % (aid, levels))
+            site = next((x for x in scan.get('sites', []) if (x.get('torch') or {}).get(
+                'activation') == act['index']), None)
+            d = site and next((d for d in site['torch'].get('diff', [])
+                               if levels[0] in d['levels']), None)
+            if not site:
+                want = 'not paired'
+            elif not d:
+                want = '- (not a GELU)' if not site['func'].startswith('gelu') else \
+                    '- (no kernel)'
+            elif not d['compared']:
+                want = 'not compared'
+            else:
+                want = '**formula changed**; ' if site['torch']['formula_changed'] else ''
+                want += 'same bits' if not d['differ'] else '{:,} differ; {}'.format(
+                    d['differ'], words[d['worse_side']])
+            check(cell == want, 'runtime table: #%d in %s %s: %r, want %r'
+                  % (act['index'], aid, levels, cell, want))
 
 
 def diff_checks(doc, md):
