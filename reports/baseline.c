@@ -35,14 +35,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline_internal.h"
 #include "reports.h"
 #include "resread.h"
 
-struct cmp {
-    const struct rp_baseline_opts *o;
-    int sampled_ok, fixed_ok, kinds_ok; /* what may be compared (see the top) */
-    int same_inputs, same_policy, same_rounding, same_range, both_exhaustive;
-};
 
 static const json_t *find_old(const json_t *ob, const json_t *nk)
 {
@@ -142,8 +138,8 @@ static void kinds_moved(const struct cmp *c, const json_t *nk, const json_t *ok,
 
 /* Sets k's "baseline"; *regressions and *improvements get the counts of worse and better
  * metrics and kinds. */
-static void compare_kernel(const struct cmp *c, json_t *k, const json_t *nk, const json_t *ok,
-                           long long *regressions, long long *improvements)
+void bl_compare_kernel(const struct cmp *c, json_t *k, const json_t *nk, const json_t *ok,
+                       long long *regressions, long long *improvements)
 {
     json_t *b = json_object(), *metrics = json_array(), *added = json_array(),
            *gone = json_array(), *skipped = json_array();
@@ -248,141 +244,6 @@ static int selected(const json_t *doc, const char *id, const char *dt)
         }
     }
     return adapter && (!any_kernel || kernel) && (!any_dtype || dtype);
-}
-
-/* The index of the kernel of identity id in the compact baseline ob, or -1. */
-static long index_of(const json_t *ob, const char *id)
-{
-    size_t i;
-    json_t *o;
-    json_array_foreach(json_object_get(ob, "kernels"), i, o) {
-        if (strcmp(rr_str(o, "id"), id) == 0)
-            return (long)i;
-    }
-    return -1;
-}
-
-/* Through the site map: the kernels of ob that map puts at the sites of kernel id, as
- * [[site, index in ob]...] in the map's order, each kernel once: at each site those of id's
- * own kernel name if any, else all of them.  The sites of id in the map are appended to
- * sites. */
-static json_t *candidates(const json_t *map, const json_t *ob, const char *id, json_t *sites)
-{
-    json_t *out = json_array(), *ids, *e;
-    const char *site, *slash = strchr(id, '/'), *name = slash ? slash + 1 : id;
-    size_t i, j;
-    json_object_foreach((json_t *)map, site, ids) {
-        int here = 0;
-        json_array_foreach(ids, i, e) here |= strcmp(json_string_value(e), id) == 0;
-        if (!here)
-            continue;
-        json_array_append_new(sites, json_string(site));
-        for (int pass = 0; pass < 2; pass++) {
-            size_t before = json_array_size(out);
-            json_array_foreach(ids, i, e) {
-                const char *oid = json_string_value(e), *on = strchr(oid, '/');
-                long o = strcmp(oid, id) == 0 ? -1 : index_of(ob, oid);
-                int dup = 0;
-                json_t *c;
-                if (o < 0 || (pass == 0 && strcmp(on ? on + 1 : oid, name) != 0))
-                    continue;
-                json_array_foreach(out, j, c)
-                    dup |= json_integer_value(json_array_get(c, 1)) == o;
-                if (!dup)
-                    json_array_append_new(out, json_pack("[s, I]", site, (json_int_t)o));
-            }
-            if (json_array_size(out) > before)
-                break;
-        }
-    }
-    return out;
-}
-
-/* "S1, S2" of the strings of a (at most 8, then "and N more") into buf. */
-static const char *joined(const json_t *a, char *buf, size_t size)
-{
-    size_t i, n = 0;
-    json_t *e;
-    buf[0] = 0;
-    json_array_foreach(a, i, e) {
-        if (i == 8) {
-            n += (size_t)snprintf(buf + n, n < size ? size - n : 0, " and %zu more",
-                                  json_array_size(a) - 8);
-            break;
-        }
-        n += (size_t)snprintf(buf + n, n < size ? size - n : 0, "%s'%s'", i ? ", " : "",
-                              json_string_value(e));
-        if (n >= size)
-            break;
-    }
-    return buf;
-}
-
-/* Kernel k (nk its compact form) through the site map: compared with each candidate, the
- * comparison with the most regressions kept as its "baseline" (the others under "also");
- * used[] marks the baseline's kernels compared.  Returns 0 when it had no candidate (k's
- * "baseline" then says why), else 1 with *worse and *better. */
-static int through_map(const struct cmp *c, json_t *k, const json_t *nk, const json_t *ob,
-                       unsigned char *used, long long *worse, long long *better)
-{
-    const char *id = rr_str(nk, "id");
-    json_t *sites = json_array(), *cand = candidates(c->o->site_map, ob, id, sites), *e;
-    json_t *best = NULL, *also = json_array();
-    long long bw = -1, bg = 0;
-    size_t i;
-    char list[1024], why[1400];
-    if (!json_array_size(cand)) {
-        if (!json_array_size(sites))
-            snprintf(why, sizeof why, "not in the site map '%s'", c->o->site_map_file);
-        else
-            snprintf(why, sizeof why, "the site map '%s' puts no kernel of the baseline at "
-                     "its site%s %s", c->o->site_map_file, json_array_size(sites) == 1 ? ""
-                     : "s", joined(sites, list, sizeof list));
-        json_object_set_new(k, "baseline", json_pack("{s:b, s:i, s:s}", "found", 0,
-                                                     "regressions", 0, "why", why));
-        json_decref(sites);
-        json_decref(cand);
-        json_decref(also);
-        return 0;
-    }
-    json_array_foreach(cand, i, e) {
-        long o = (long)json_integer_value(json_array_get(e, 1));
-        const json_t *ok = json_array_get(json_object_get(ob, "kernels"), (size_t)o);
-        json_t *tmp = json_object();
-        long long w = 0, g = 0;
-        compare_kernel(c, tmp, nk, ok, &w, &g);
-        json_t *b = json_incref(json_object_get(tmp, "baseline"));
-        json_decref(tmp);
-        json_object_set(b, "site", json_array_get(e, 0));
-        json_object_set_new(b, "kernel", json_string(rr_str(ok, "id")));
-        json_object_set_new(b, "matched_by", json_string("site map"));
-        used[o] = 1;
-        json_t *loser = b;
-        if (w > bw) {
-            loser = best;
-            best = b;
-            bw = w;
-            bg = g;
-        }
-        if (loser) {
-            json_array_append_new(also, json_pack("{s:O, s:O, s:O, s:O}", "site",
-                                                  json_object_get(loser, "site"), "kernel",
-                                                  json_object_get(loser, "kernel"),
-                                                  "regressions", json_object_get(
-                                                      loser, "regressions"), "improvements",
-                                                  json_object_get(loser, "improvements")));
-            json_decref(loser);
-        }
-    }
-    if (json_array_size(also))
-        json_object_set(best, "also", also);
-    json_object_set_new(k, "baseline", best);
-    json_decref(also);
-    json_decref(sites);
-    json_decref(cand);
-    *worse = bw;
-    *better = bg;
-    return 1;
 }
 
 static void list_add(json_t *summary, const char *list, const char *id)
@@ -494,9 +355,9 @@ int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_o
         const json_t *ok = find_old(ob, nk);
         long long worse = 0, better = 0;
         if (ok) {
-            used[index_of(ob, rr_str(ok, "id"))] = 1;
-            compare_kernel(&c, k, nk, ok, &worse, &better);
-        } else if (c.o->site_map && through_map(&c, k, nk, ob, used, &worse, &better)) {
+            used[bl_index_of(ob, rr_str(ok, "id"))] = 1;
+            bl_compare_kernel(&c, k, nk, ok, &worse, &better);
+        } else if (c.o->site_map && bl_through_map(&c, k, nk, ob, used, &worse, &better)) {
             by_map++;
         } else {
             if (!c.o->site_map)
@@ -529,7 +390,7 @@ int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_o
             counts[3]++;
             list_add(summary, "missing_kernels", rr_str(o, "id"));
         } else if (sm) { /* another adapter's kernel that no kernel of this run matched */
-            json_t *sites = json_array(), *cand = candidates(c.o->site_map, nb,
+            json_t *sites = json_array(), *cand = bl_candidates(c.o->site_map, nb,
                                                                rr_str(o, "id"), sites);
             char list[1024], why[1400];
             if (!json_array_size(sites))
@@ -538,7 +399,7 @@ int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_o
                 snprintf(why, sizeof why, "no kernel of this run was compared with it at its "
                          "site%s %s in the site map '%s' (none is there, or one there has a "
                          "kernel of its own name in the baseline)", json_array_size(sites) == 1
-                         ? "" : "s", joined(sites, list, sizeof list), c.o->site_map_file);
+                         ? "" : "s", bl_joined(sites, list, sizeof list), c.o->site_map_file);
             json_array_append_new(json_object_get(sm, "unmatched_baseline"),
                                   json_pack("{s:s, s:s}", "kernel", rr_str(o, "id"), "why",
                                             why));
@@ -553,7 +414,7 @@ int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_o
             size_t j;
             json_array_foreach(ids, j, e) {
                 const char *id = json_string_value(e);
-                if (index_of(ob, id) < 0 && index_of(nb, id) < 0)
+                if (bl_index_of(ob, id) < 0 && bl_index_of(nb, id) < 0)
                     json_array_append_new(json_object_get(sm, "entries_in_no_result"),
                                           json_pack("{s:s, s:s}", "site", site, "kernel", id));
             }
