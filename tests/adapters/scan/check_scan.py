@@ -382,8 +382,8 @@ def baseline_map(gelucheck, folder, rep):
                     % (len(pairs), len(libm)), p.stdout),
           'baseline map: the summary line: %s' % p.stdout[-600:])
     # without the map nothing matches: a warning names the file and suggests --site-map
-    p = subprocess.run(cmd[:4] + ['--kernel', '_act1_Tanh.all'] + cmd[6:], capture_output=True,
-                       text=True)
+    p = subprocess.run(cmd[:2] + cmd[4:6] + ['--kernel', 'erfc.f32'] + cmd[6:],
+                       capture_output=True, text=True)
     check(p.returncode in (0, 1) and "--baseline '%s': no kernel of this run has the identity"
           % torch_only in p.stderr and '--site-map MAP' in p.stderr,
           'baseline without a map: exit %d: %s' % (p.returncode, p.stderr[-600:]))
