@@ -56,6 +56,10 @@ json_t *cli_kernel_accuracy(const json_t *k);
 /* compare --site-map MAP: the rows of the results lined up by site (cli/compare_sites.c): the
  * Markdown, NULL with msg on a bad map; *unmatched: the rows and map entries that matched
  * nothing (each also a warning on stderr). */
+/* A site map (MAP of compare --site-map and run --site-map): a gelucheck-sitemap/1 file or a
+ * result of run --torch-module, as an object site -> [ADAPTER/KERNEL...]; NULL with msg
+ * naming the file and what is wrong. */
+json_t *cli_site_map_load(const char *map, char *msg, size_t size);
 char *cli_site_map_markdown(json_t *const *docs, const char *const *files, size_t n,
                             const char *map, size_t *unmatched, char *msg, size_t size);
 int cli_scan_attach(json_t *adapter, const char *spec, const char *runtime,

@@ -19,6 +19,7 @@ static const struct option long_opts[] = {
     { "report", required_argument, NULL, 'R' },
     { "junit", required_argument, NULL, 'U' },
     { "baseline", required_argument, NULL, 'B' },
+    { "site-map", required_argument, NULL, 'G' },
     { "help", no_argument, NULL, 'h' },
     { NULL, 0, NULL, 0 },
 };
@@ -27,7 +28,7 @@ static const char short_opts[] = "+:h";
 static void usage(void)
 {
     printf("usage: gelucheck merge SHARD.json... --json OUT [--report DIR] [--junit FILE]\n"
-           "                       [--baseline OLD.json]\n"
+           "                       [--baseline OLD.json [--site-map MAP]]\n"
            "\n"
            "Joins the results of the N shards of one run ('gelucheck run --shard K/N --json\n"
            "SHARD.json' for K = 0 .. N-1, in any order) into the result the run without\n"
@@ -43,6 +44,8 @@ static void usage(void)
            "      --junit FILE      write its JUnit XML there (its folder is created)\n"
            "      --baseline FILE   an earlier result: a kernel that got worse in any metric\n"
            "                        fails, as with 'gelucheck run --baseline'\n"
+           "      --site-map MAP    with --baseline: kernels matched by model site too, as\n"
+           "                        with 'gelucheck run --site-map'\n"
            "  -h, --help            this text\n"
            "\n"
            "At least one of --json, --report and --junit.  The shards must be complete results\n"
@@ -64,7 +67,7 @@ static void usage(void)
 }
 
 struct merge_args {
-    const char *json, *report, *junit, *baseline;
+    const char *json, *report, *junit, *baseline, *site_map;
     char **files;
     size_t n_files;
 };
@@ -78,9 +81,12 @@ static int parse_args(struct merge_args *a, int ac, char **av)
     while ((c = getopt_long(ac, av, short_opts, long_opts, NULL)) != -1) {
         if (c == 'h')
             help = 1;
-        else if (c == 'J' || c == 'R' || c == 'U' || c == 'B')
-            *(c == 'J' ? &a->json : c == 'R' ? &a->report : c == 'U' ? &a->junit
-                                                                     : &a->baseline) = optarg;
+        else if (c == 'J' || c == 'R' || c == 'U' || c == 'B' || c == 'G')
+            *(c == 'J'   ? &a->json
+              : c == 'R' ? &a->report
+              : c == 'U' ? &a->junit
+              : c == 'B' ? &a->baseline
+                         : &a->site_map) = optarg;
         else {
             cli_bad_option(c, av[optind - 1]);
             return -1;
@@ -96,6 +102,11 @@ static int parse_args(struct merge_args *a, int ac, char **av)
         cli_error("no shard results given (usage: gelucheck merge SHARD.json... --json OUT)");
         return -1;
     }
+    if (a->site_map && !a->baseline) {
+        cli_error("--site-map '%s' needs --baseline: it says which kernel of the baseline "
+                  "each kernel is compared with", a->site_map);
+        return -1;
+    }
     if (!a->json && !a->report && !a->junit) {
         cli_error("nothing to write: give --json OUT, --report DIR or --junit FILE");
         return -1;
@@ -108,7 +119,8 @@ static int parse_args(struct merge_args *a, int ac, char **av)
 
 /* Loads every file and the baseline, then merges: the merged document, or NULL after a
  * message (exit 2). */
-static json_t *load_and_merge(const struct merge_args *a, json_t **docs, json_t **old)
+static json_t *load_and_merge(const struct merge_args *a, json_t **docs, json_t **old,
+                              json_t **map)
 {
     char msg[4200];
     json_t *doc = NULL;
@@ -121,6 +133,10 @@ static json_t *load_and_merge(const struct merge_args *a, json_t **docs, json_t 
         cli_error("--baseline: %s", msg);
         return NULL;
     }
+    if (a->site_map && !(*map = cli_site_map_load(a->site_map, msg, sizeof msg))) {
+        cli_error("--site-map: %s", msg);
+        return NULL;
+    }
     if (!(doc = rp_merge(docs, (const char *const *)a->files, a->n_files, msg, sizeof msg)))
         cli_error("%s", msg);
     return doc;
@@ -130,7 +146,8 @@ int cmd_merge(int argc, char **argv)
 {
     struct merge_args a;
     char **av = malloc(CLI_REORDER_SLOTS(argc) * sizeof *av);
-    json_t **docs = calloc((size_t)argc + 1, sizeof *docs), *old = NULL, *doc = NULL;
+    json_t **docs = calloc((size_t)argc + 1, sizeof *docs), *old = NULL, *doc = NULL,
+           *map = NULL;
     int rc = CLI_EXIT_USAGE;
 
     memset(&a, 0, sizeof a);
@@ -145,15 +162,18 @@ int cmd_merge(int argc, char **argv)
         rc = p > 0 ? CLI_EXIT_PASS : CLI_EXIT_USAGE;
         goto out;
     }
-    if (!(doc = load_and_merge(&a, docs, &old)))
+    if (!(doc = load_and_merge(&a, docs, &old, &map)))
         goto out;
     rc = (int)json_integer_value(json_object_get(doc, "exit_code"));
+    struct rp_baseline_opts bopt = { 0, 0, 0, map, a.site_map };
     if (old)
-        rc = rp_baseline_apply(doc, old, NULL);
+        rc = rp_baseline_apply(doc, old, map ? &bopt : NULL);
     if (cli_write_outputs(doc, a.json, a.report, a.junit))
         rc = CLI_EXIT_INTERNAL;
     run_summary_print(stdout, doc);
     run_baseline_print(stdout, doc);
+    if (old)
+        run_baseline_warn(doc, a.baseline);
     if (a.report)
         printf("report: %s/report.md\n", a.report);
 out:
@@ -162,6 +182,7 @@ out:
         json_decref(docs[i]);
     json_decref(doc);
     json_decref(old);
+    json_decref(map);
     free(docs);
     free(av);
     return rc;

@@ -46,6 +46,7 @@ static const struct option long_opts[] = {
     { "report", required_argument, NULL, 'R' },
     { "junit", required_argument, NULL, 'U' },
     { "baseline", required_argument, NULL, 'B' },
+    { "site-map", required_argument, NULL, 'G' },
     { "timeout", required_argument, NULL, 't' },
     { "startup-timeout", required_argument, NULL, 'T' },
     { "progress", required_argument, NULL, 'P' },
@@ -139,6 +140,14 @@ static void usage(void)
            "                            not produce fails the run; when the inputs differ\n"
            "                            (seed, samples, range, ...) only what does not depend\n"
            "                            on them is compared (docs/ci.md) (default: none)\n"
+           "      --site-map MAP        with --baseline: a kernel whose identity is not in\n"
+           "                            the baseline is compared with the baseline's kernel\n"
+           "                            that MAP puts at its model site (the PyTorch\n"
+           "                            activation's, another runtime's or dtype's; the\n"
+           "                            worst when there are several); what matches nothing\n"
+           "                            is warned about.  MAP: a gelucheck-sitemap/1 file or\n"
+           "                            a result of 'run --torch-module'\n"
+           "                            (docs/model-audit.md)\n"
            "      --baseline-tolerance ULPS[,FRACTION]\n"
            "                            max ulp may grow by ULPS and the fraction correctly\n"
            "                            rounded fall by FRACTION before either is a\n"
@@ -436,6 +445,7 @@ static int option(struct run_args *r, int c, const char *arg, const char *word)
     case 'R': r->report = arg; return 0;
     case 'U': r->junit = arg; return 0;
     case 'B': r->baseline = arg; return 0;
+    case 'G': r->site_map = arg; return 0;
     case 'Z': r->resume = arg; return 0;
     case 't':
     case 'T':
@@ -547,6 +557,11 @@ static int parse_args(struct run_args *r, int ac, char **av)
             strcat(r->torch_spec, r->torch_module);
             r->specs[r->n_specs++] = r->torch_spec;
         }
+    }
+    if (r->site_map && !r->baseline) {
+        cli_error("--site-map '%s' needs --baseline: it says which kernel of the baseline "
+                  "each kernel is compared with", r->site_map);
+        return -1;
     }
     if (r->baseline && gs_sharded(&r->cfg)) {
         cli_error("--baseline cannot be combined with --shard: give it to 'gelucheck merge', "

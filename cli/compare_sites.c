@@ -8,7 +8,8 @@
  * (gelucheck-result/1), whose scans give the map: each site with the kernel of every level of
  * every scan: adapter and the kernel of its PyTorch activation, those the run measured.  A
  * row of the results that no site names, and an entry of the map found in no result, are
- * listed and warned about. */
+ * listed and warned about.  cli_site_map_load reads MAP for compare and for run and merge
+ * --site-map (the --baseline of another adapter, reports/baseline.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,12 +103,10 @@ static void cat(char **md, size_t *len, const char *s)
     *len += n;
 }
 
-char *cli_site_map_markdown(json_t *const *docs, const char *const *files, size_t n,
-                            const char *map, size_t *unmatched, char *msg, size_t size)
+json_t *cli_site_map_load(const char *map, char *msg, size_t size)
 {
     json_error_t je;
     json_t *m = json_load_file(map, 0, &je), *sites = NULL;
-    *unmatched = 0;
     if (!m) {
         snprintf(msg, size, "cannot read site map '%s': %s (line %d)", map, je.text, je.line);
         return NULL;
@@ -145,6 +144,16 @@ char *cli_site_map_markdown(json_t *const *docs, const char *const *files, size_
         json_decref(sites);
         return NULL;
     }
+    return sites;
+}
+
+char *cli_site_map_markdown(json_t *const *docs, const char *const *files, size_t n,
+                            const char *map, size_t *unmatched, char *msg, size_t size)
+{
+    json_t *sites = cli_site_map_load(map, msg, size);
+    *unmatched = 0;
+    if (!sites)
+        return NULL;
     /* which rows each entry finds */
     size_t total = 0;
     for (size_t f = 0; f < n; f++)

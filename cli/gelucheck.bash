@@ -29,7 +29,7 @@ _gelucheck()
     --reference) COMPREPLY=($(compgen -W "fast mpfr" -- "$cur")); return ;;
     --adapter) COMPREPLY=($(compgen -W "libm mutants sleef onednn onnxruntime onnxruntime-web torch musl ggml tfjs gsl boost scipy plugin: exec: onnx: scan: torch-module:" -- "$cur")
                           $(compgen -f -X '!*.so' -- "$cur")); return ;;
-    --json|--junit|--baseline|--resume|-o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
+    --json|--junit|--baseline|--site-map|--resume|-o|--output) COMPREPLY=($(compgen -f -- "$cur")); return ;;
     --report) COMPREPLY=($(compgen -d -- "$cur")); return ;;
     esac
     local opts
@@ -40,11 +40,11 @@ _gelucheck()
     run) opts="--adapter --adapter-name --adapter-options --kernel --dtype --func --runtime
                --torch-module --suite --policy
                --exhaustive --samples --seed --range --threads --json --report --junit --baseline
-               --baseline-tolerance --baseline-allow-missing --timeout --startup-timeout
+               --site-map --baseline-tolerance --baseline-allow-missing --timeout --startup-timeout
                --isolation --memory-limit --progress --shard --reference --resume --help" ;;
     report) opts="--report --junit --help" ;;
     compare) opts="--report --site-map --help" ;;
-    merge) opts="--json --report --junit --baseline --help" ;;
+    merge) opts="--json --report --junit --baseline --site-map --help" ;;
     baseline) opts="--output --help" ;;
     help) opts="ref list run report compare merge baseline" ;;
     esac

@@ -29,7 +29,9 @@ struct run_args {
     const char *report;        /* --report DIR: the report folder (reports.h) */
     const char *junit;         /* --junit FILE: JUnit XML there too */
     const char *baseline;      /* --baseline FILE: an earlier result or a compact baseline */
-    struct rp_baseline_opts bopt; /* --baseline-tolerance, --baseline-allow-missing */
+    struct rp_baseline_opts bopt; /* --baseline-tolerance, --baseline-allow-missing; its
+                                     site_map is --site-map's, loaded by run_execute */
+    const char *site_map;      /* --site-map MAP (with --baseline) */
     const char *resume;        /* --resume FILE: an interrupted run's result to continue */
     double timeout_s, startup_timeout_s;
     int in_process;            /* --isolation none: gc_open_options.in_process */

@@ -1,10 +1,13 @@
 /* What --baseline did, in the terminal: one line of counts (its words are a contract that CI
  * logs are grepped for), then which kernels regressed, improved, went missing or are new, and
- * what could not be compared when the inputs differ (docs/ci.md). */
+ * what could not be compared when the inputs differ (docs/ci.md); on stderr, a warning per
+ * kernel that matched nothing through --site-map and when the baseline matched no kernel at
+ * all (docs/model-audit.md). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "resread.h"
 #include "run_output.h"
 
 static long long count(const json_t *b, const char *key)
@@ -54,4 +57,43 @@ void run_baseline_print(FILE *f, const json_t *doc)
     names(f, b, "improved_kernels", "improved",
           " (refresh the baseline to keep the gain: gelucheck baseline RESULT.json -o FILE)");
     names(f, b, "new_kernels", "new", " (not in the baseline: reported, not failed)");
+    const json_t *sm = json_object_get(b, "site_map");
+    if (json_is_object(sm))
+        fprintf(f, "baseline: site map '%s': %lld kernels compared through it, %zu with no "
+                "baseline through it, %zu kernels of the baseline matched by none, %zu "
+                "entries of the map in neither\n", rr_str(sm, "file"), count(sm, "matched"),
+                json_array_size(json_object_get(sm, "unmatched_kernels")),
+                json_array_size(json_object_get(sm, "unmatched_baseline")),
+                json_array_size(json_object_get(sm, "entries_in_no_result")));
+}
+
+void run_baseline_warn(const json_t *doc, const char *file)
+{
+    const json_t *b = json_object_get(doc, "baseline"), *sm = json_object_get(b, "site_map");
+    const json_t *e;
+    size_t i;
+    if (!json_is_object(b))
+        return;
+    json_array_foreach(json_object_get(sm, "unmatched_kernels"), i, e)
+        fprintf(stderr, "gelucheck: warning: --baseline '%s': kernel '%s' has no baseline: "
+                "%s\n", file, rr_str(e, "kernel"), rr_str(e, "why"));
+    json_array_foreach(json_object_get(sm, "unmatched_baseline"), i, e)
+        fprintf(stderr, "gelucheck: warning: --baseline '%s': its kernel '%s' was compared "
+                "with none: %s\n", file, rr_str(e, "kernel"), rr_str(e, "why"));
+    json_array_foreach(json_object_get(sm, "entries_in_no_result"), i, e)
+        fprintf(stderr, "gelucheck: warning: site map '%s': '%s' of site '%s' is neither in "
+                "the baseline nor in this run\n", rr_str(sm, "file"), rr_str(e, "kernel"),
+                rr_str(e, "site"));
+    if (count(b, "compared") == 0 && count(b, "new") > 0) {
+        if (json_is_object(sm))
+            fprintf(stderr, "gelucheck: warning: --baseline '%s': no kernel of this run "
+                    "matched a kernel of it, by identity or through the site map '%s': "
+                    "nothing was compared\n", file, rr_str(sm, "file"));
+        else
+            fprintf(stderr, "gelucheck: warning: --baseline '%s': no kernel of this run has "
+                    "the identity ADAPTER/KERNEL, func and dtype of one of its kernels: "
+                    "nothing was compared; a baseline of another adapter (the PyTorch "
+                    "module's, another runtime's or dtype's) is matched by the model site "
+                    "with --site-map MAP (docs/model-audit.md)\n", file);
+    }
 }

@@ -223,8 +223,9 @@ static int check_resume_kernels(const struct run_args *r, const struct run_adapt
 }
 
 /* Before anything runs: the output paths can be written (the --report folder is created
- * now), and the --baseline result loads (*old).  Returns 0, or -1 after a message. */
-static int check_outputs(const struct run_args *r, json_t **old)
+ * now), the --baseline result loads (*old) and the --site-map (r->bopt.site_map).  Returns
+ * 0, or -1 after a message. */
+static int check_outputs(struct run_args *r, json_t **old)
 {
     char msg[4200];
     if ((r->json && cli_check_output("--json", r->json)) ||
@@ -238,6 +239,11 @@ static int check_outputs(const struct run_args *r, json_t **old)
         cli_error("--baseline: %s", msg);
         return -1;
     }
+    if (r->site_map && !(r->bopt.site_map = cli_site_map_load(r->site_map, msg, sizeof msg))) {
+        cli_error("--site-map: %s", msg);
+        return -1;
+    }
+    r->bopt.site_map_file = r->site_map;
     return 0;
 }
 
@@ -322,6 +328,8 @@ int run_execute(struct run_args *r)
     if (check_outputs(r, &old) || (r->resume && check_resume(r, &prev))) {
         json_decref(old);
         json_decref(prev);
+        json_decref((json_t *)r->bopt.site_map);
+        r->bopt.site_map = NULL;
         free(ad);
         return CLI_EXIT_USAGE;
     }
@@ -400,6 +408,8 @@ int run_execute(struct run_args *r)
     write_failed = cli_write_outputs(doc, r->json, r->report, r->junit) != 0;
     run_summary_print(stdout, doc);
     run_baseline_print(stdout, doc);
+    if (old && !sig)
+        run_baseline_warn(doc, r->baseline);
     if (r->report)
         printf("report: %s/report.md\n", r->report);
     fflush(stdout);
@@ -416,6 +426,8 @@ out:
     json_decref(not_run);
     json_decref(prev);
     json_decref(old);
+    json_decref((json_t *)r->bopt.site_map);
+    r->bopt.site_map = NULL;
     for (size_t s = 0; s < r->n_specs; s++)
         close_adapter(&ad[s], threads);
     gc_mem_release(&mem); /* after the last worker and exec adapter are gone */

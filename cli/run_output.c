@@ -77,9 +77,14 @@ static void print_baseline(FILE *f, const json_t *k)
     if (!b)
         return;
     if (!json_is_true(json_object_get(b, "found"))) {
-        fprintf(f, "    %-12snew: not in the baseline\n", "baseline");
+        fprintf(f, "    %-12snew: not in the baseline%s%s\n", "baseline",
+                str(b, "why")[0] ? ": " : "", str(b, "why"));
         return;
     }
+    if (str(b, "site")[0])
+        fprintf(f, "    %-12sagainst %s at the site %s of the site map%s\n", "baseline",
+                str(b, "kernel"), str(b, "site"), json_array_size(json_object_get(b, "also"))
+                ? " (the comparison with the most regressions)" : "");
     json_array_foreach(json_object_get(b, "metrics"), i, m) {
         int worse = json_is_true(json_object_get(m, "worse"));
         if (!worse && !json_is_true(json_object_get(m, "better")))

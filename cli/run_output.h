@@ -12,6 +12,10 @@
  * M missing, A new", then the kernels of each and what could not be compared
  * (run_baseline.c). */
 void run_baseline_print(FILE *f, const json_t *doc);
+/* Under --baseline FILE, on stderr: "gelucheck: warning: ..." for each kernel with no
+ * baseline through --site-map, each kernel of the baseline compared with none, each entry of
+ * the map in neither, and when nothing at all was compared (suggesting --site-map). */
+void run_baseline_warn(const json_t *doc, const char *file);
 /* The summary of a finished result: one line per kernel ("FAIL  mutants  erf1p_float.f32
  * gelu f32  worst: premature_flush at x = ..."), under it one line per finding kind in the
  * order of severity with its count, worst input, likely cause and usual fix, adapters that

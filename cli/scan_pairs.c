@@ -180,8 +180,10 @@ static void verdict(json_t *d, const char *site, const char *levels, int changed
                  *oa = json_object_get(d, "onnx_accuracy");
     if (differ == 0) {
         json_object_set_new(d, "verdict", json_string("same bits"));
+        json_object_set_new(d, "worse_side", json_null());
         return;
     }
+    const char *side;
     int widen = json_object_get(d, "torch_rounded") != NULL;
     if (!changed && !widen) { /* the suites measured both against one function, one dtype */
         aspects(worse, sizeof worse, ta, oa, 1);
@@ -190,26 +192,36 @@ static void verdict(json_t *d, const char *site, const char *levels, int changed
     if (changed)
         append(v, sizeof v, "the conversion changed the formula (%s in PyTorch, %s in ONNX); ",
                tfunc, ofunc);
-    if (worse[0] && !better[0])
+    if (worse[0] && !better[0]) {
+        side = "onnx";
         append(v, sizeof v, "the conversion made it worse at %s (%s): %s", site, levels, worse);
-    else if (better[0] && !worse[0])
+    } else if (better[0] && !worse[0]) {
+        side = "pytorch";
         append(v, sizeof v, "the ONNX side is more accurate at %s (%s): %s", site, levels,
                better);
-    else if (worse[0])
+    } else if (worse[0]) {
+        side = "mixed";
         append(v, sizeof v, "mixed at %s (%s): ONNX worse in %s; better in %s", site, levels,
                worse, better);
-    else if (of > tf)
+    } else if (of > tf) {
+        side = "onnx";
         append(v, sizeof v, "the conversion made it worse at %s (%s): ONNX is the farther "
                "from the correctly rounded %s at %lld of the %lld differing outputs, PyTorch "
                "at %lld", site, levels, tfunc, of, differ, tf);
-    else if (tf > of)
+    } else if (tf > of) {
+        side = "pytorch";
         append(v, sizeof v, "the ONNX side is more accurate at %s (%s): PyTorch is the "
                "farther from the correctly rounded %s at %lld of the %lld differing outputs, "
                "ONNX at %lld", site, levels, tfunc, tf, differ, of);
-    else
+    } else {
+        side = "neither";
         append(v, sizeof v, "%lld outputs differ at %s (%s); neither side is the worse", differ,
                site, levels);
+    }
     json_object_set_new(d, "verdict", json_string(v));
+    /* which side is the worse, in a word, for the table of every runtime (markdown_sites.c):
+     * onnx, pytorch, mixed, neither; null for the same bits */
+    json_object_set_new(d, "worse_side", json_string(side));
 }
 
 static const struct gc_kernel *kernel_named(const struct gc_adapter *a, const char *name,

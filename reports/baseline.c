@@ -15,19 +15,30 @@
  * --baseline-tolerance for the first two; the opposite moves are improvements.  A kernel
  * with a regression fails.  A baseline kernel this run selected (its adapter is one of the
  * run's, its name and dtype pass --kernel and --dtype) but did not produce is missing: the
- * run fails unless allow_missing.  A kernel the baseline lacks is new, and only reported. */
+ * run fails unless allow_missing.  A kernel the baseline lacks is new, and only reported.
+ *
+ * With a site map (opts->site_map, --site-map MAP: site -> [ADAPTER/KERNEL...]) a kernel
+ * without a kernel of its own identity in the baseline is compared with the kernels of the
+ * baseline that the map puts at its sites: at each site, those of its own kernel name (the
+ * same level on another runtime or dtype) if any, else all of them there.  When that gives
+ * several (a kernel shared by sites, several levels at one site), it is compared with each
+ * and the comparison with the most regressions (the first in the map's order on a tie) is
+ * its "baseline", the others listed under "also".  Through the map the func and dtype may
+ * differ: another func is a regression (metric "func": the conversion changed the formula),
+ * another dtype leaves max_ulp, the fraction and the flush point uncompared (ulps of
+ * different types; a float16 GELU flushes far nearer 0 by its range alone).  What
+ * matched nothing is listed under the summary's "site_map": the kernels with no baseline
+ * through the map (each with "why", as its own "baseline"), the baseline's kernels no kernel
+ * of the run was compared with, and the map's entries found in neither. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "baseline_internal.h"
 #include "reports.h"
 #include "resread.h"
 
-struct cmp {
-    const struct rp_baseline_opts *o;
-    int sampled_ok, fixed_ok, kinds_ok; /* what may be compared (see the top) */
-    int same_inputs, same_policy, same_rounding, same_range, both_exhaustive;
-};
 
 static const json_t *find_old(const json_t *ob, const json_t *nk)
 {
@@ -127,8 +138,8 @@ static void kinds_moved(const struct cmp *c, const json_t *nk, const json_t *ok,
 
 /* Sets k's "baseline"; *regressions and *improvements get the counts of worse and better
  * metrics and kinds. */
-static void compare_kernel(const struct cmp *c, json_t *k, const json_t *nk, const json_t *ok,
-                           long long *regressions, long long *improvements)
+void bl_compare_kernel(const struct cmp *c, json_t *k, const json_t *nk, const json_t *ok,
+                       long long *regressions, long long *improvements)
 {
     json_t *b = json_object(), *metrics = json_array(), *added = json_array(),
            *gone = json_array(), *skipped = json_array();
@@ -140,7 +151,14 @@ static void compare_kernel(const struct cmp *c, json_t *k, const json_t *nk, con
 
     json_object_set_new(k, "baseline", b);
     json_object_set_new(b, "found", json_true());
-    if (swept_ok) {
+    if (strcmp(rr_str(nk, "func"), rr_str(ok, "func")) != 0) /* only through a site map */
+        worse += add_metric(metrics, "func", json_object_get(ok, "func"),
+                            json_object_get(nk, "func"), 1, 0);
+    int same_dtype = strcmp(dt, rr_str(ok, "dtype")) == 0;
+    if (!same_dtype)
+        add_metric(metrics, "dtype", json_object_get(ok, "dtype"), json_object_get(nk, "dtype"),
+                   0, 0);
+    if (swept_ok && same_dtype) {
         const json_t *on = json_object_get(ok, "max_ulp"), *nn = json_object_get(nk, "max_ulp");
         int w = moved(on, nn, +1, c->o->tol_ulp), g = moved(on, nn, -1, c->o->tol_ulp);
         worse += add_metric(metrics, "max_ulp", on, nn, w, g);
@@ -287,7 +305,7 @@ static int reverdict(json_t *doc, int missing)
 
 int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_opts *opts)
 {
-    static const struct rp_baseline_opts none = { 0, 0, 0 };
+    static const struct rp_baseline_opts none = { 0, 0, 0, NULL, NULL };
     int own = strcmp(rr_str(old, "schema"), RP_BASELINE_SCHEMA) != 0;
     json_t *ob = own ? rp_baseline_compact(old) : (json_t *)old, *nb = rp_baseline_compact(doc);
     json_t *summary = json_pack("{s:i, s:i, s:i, s:i, s:i, s:b, s:[], s:[], s:[], s:[]}",
@@ -315,18 +333,45 @@ int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_o
                         json_is_true(json_object_get(oi, "exhaustive"));
     c.fixed_ok = c.same_rounding;
     c.kinds_ok = c.same_policy;
+    size_t n_old = json_array_size(json_object_get(ob, "kernels"));
+    unsigned char *used = calloc(n_old + 1, 1);
+    json_t *sm = c.o->site_map ? json_pack("{s:s, s:i, s:[], s:[], s:[]}", "file",
+                                           c.o->site_map_file ? c.o->site_map_file : "",
+                                           "matched", 0, "unmatched_kernels",
+                                           "unmatched_baseline", "entries_in_no_result")
+                               : NULL;
+    long long by_map = 0;
+    if (!used || (c.o->site_map && !sm)) {
+        free(used);
+        json_decref(sm);
+        if (own)
+            json_decref(ob);
+        json_decref(nb);
+        json_decref(summary);
+        return 4;
+    }
     json_array_foreach(json_object_get(doc, "kernels"), i, k) {
         const json_t *nk = json_array_get(json_object_get(nb, "kernels"), i);
         const json_t *ok = find_old(ob, nk);
         long long worse = 0, better = 0;
-        if (!ok) {
-            json_object_set_new(k, "baseline", json_pack("{s:b, s:i}", "found", 0,
-                                                         "regressions", 0));
+        if (ok) {
+            used[bl_index_of(ob, rr_str(ok, "id"))] = 1;
+            bl_compare_kernel(&c, k, nk, ok, &worse, &better);
+        } else if (c.o->site_map && bl_through_map(&c, k, nk, ob, used, &worse, &better)) {
+            by_map++;
+        } else {
+            if (!c.o->site_map)
+                json_object_set_new(k, "baseline", json_pack(
+                    "{s:b, s:i, s:s}", "found", 0, "regressions", 0, "why", "no kernel of the "
+                    "baseline has its identity ADAPTER/KERNEL, func and dtype"));
+            else
+                json_array_append_new(json_object_get(sm, "unmatched_kernels"), json_pack(
+                    "{s:s, s:O}", "kernel", rr_str(nk, "id"), "why", json_object_get(
+                        json_object_get(k, "baseline"), "why")));
             counts[4]++;
             list_add(summary, "new_kernels", rr_str(nk, "id"));
             continue;
         }
-        compare_kernel(&c, k, nk, ok, &worse, &better);
         counts[0]++;
         counts[1] += worse > 0;
         counts[2] += better > 0;
@@ -339,16 +384,45 @@ int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_o
             json_object_set_new(k, "verdict", json_string("fail"));
     }
     json_array_foreach(json_object_get(ob, "kernels"), i, o) {
-        size_t j;
-        const json_t *nk;
-        int found = 0;
-        json_array_foreach(json_object_get(nb, "kernels"), j, nk)
-            found |= find_old(ob, nk) == o;
-        if (!found && selected(doc, rr_str(o, "id"), rr_str(o, "dtype"))) {
+        if (used[i])
+            continue;
+        if (selected(doc, rr_str(o, "id"), rr_str(o, "dtype"))) {
             counts[3]++;
             list_add(summary, "missing_kernels", rr_str(o, "id"));
+        } else if (sm) { /* another adapter's kernel that no kernel of this run matched */
+            json_t *sites = json_array(), *cand = bl_candidates(c.o->site_map, nb,
+                                                               rr_str(o, "id"), sites);
+            char list[1024], why[1400];
+            if (!json_array_size(sites))
+                snprintf(why, sizeof why, "not in the site map '%s'", c.o->site_map_file);
+            else
+                snprintf(why, sizeof why, "no kernel of this run was compared with it at its "
+                         "site%s %s in the site map '%s' (none is there, or one there has a "
+                         "kernel of its own name in the baseline)", json_array_size(sites) == 1
+                         ? "" : "s", bl_joined(sites, list, sizeof list), c.o->site_map_file);
+            json_array_append_new(json_object_get(sm, "unmatched_baseline"),
+                                  json_pack("{s:s, s:s}", "kernel", rr_str(o, "id"), "why",
+                                            why));
+            json_decref(sites);
+            json_decref(cand);
         }
     }
+    if (sm) { /* the map's entries that are a kernel of neither */
+        const char *site;
+        json_t *ids, *e;
+        json_object_foreach((json_t *)c.o->site_map, site, ids) {
+            size_t j;
+            json_array_foreach(ids, j, e) {
+                const char *id = json_string_value(e);
+                if (bl_index_of(ob, id) < 0 && bl_index_of(nb, id) < 0)
+                    json_array_append_new(json_object_get(sm, "entries_in_no_result"),
+                                          json_pack("{s:s, s:s}", "site", site, "kernel", id));
+            }
+        }
+        json_object_set_new(sm, "matched", json_integer(by_map));
+        json_object_set_new(summary, "site_map", sm);
+    }
+    free(used);
     static const char *const names[] = { "compared", "regressions", "improvements", "missing",
                                          "new" };
     for (i = 0; i < 5; i++)

@@ -63,6 +63,9 @@ void md_worst_kind(struct md *m, const json_t *k);
  * model's sites (one row per site and computation: what runs at which levels, and what its
  * kernel measured). */
 void md_sites(struct md *m, const json_t *doc);
+/* With run --torch-module: the table of every PyTorch activation across the run's scan:
+ * adapters, a column per adapter and run of levels (markdown_runtimes.c); nothing without. */
+void md_runtimes(struct md *m, const json_t *doc);
 
 /* markdown_repro.c: s as one POSIX shell word (single-quoted when it needs to be). */
 void md_shell_word(struct md *m, const char *s);

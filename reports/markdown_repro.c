@@ -32,7 +32,7 @@ void md_run_command(struct md *m, const json_t *doc, const json_t *k)
 
     md_puts(m, "gelucheck run");
     /* the recorded words after "gelucheck run", less the other adapters, the kernel choice
-     * and the outputs (json, report, junit, baseline, resume) */
+     * and the outputs (json, report, junit, baseline, site-map, resume) */
     for (size_t i = 2; i < n; i++) {
         const char *w = json_string_value(json_array_get(cmd, i)), *nm = NULL;
         int has_value = 0;
@@ -45,7 +45,8 @@ void md_run_command(struct md *m, const json_t *doc, const json_t *k)
         if (nm) {
             if (strcmp(nm, "kernel") == 0 || strcmp(nm, "json") == 0 ||
                 strcmp(nm, "report") == 0 || strcmp(nm, "junit") == 0 ||
-                strcmp(nm, "baseline") == 0 || strcmp(nm, "resume") == 0 ||
+                strcmp(nm, "baseline") == 0 || strcmp(nm, "site-map") == 0 ||
+                strcmp(nm, "resume") == 0 ||
                 (strcmp(nm, "adapter") == 0 && (!val || strcmp(val, spec) != 0)))
                 continue;
             md_printf(m, " --%s", nm);

@@ -4,7 +4,8 @@
  * the formula, the levels, what ONNX Runtime runs there, the kernel that measured it and what
  * that kernel's suites found (verdict, max ulp for x >= -1, flush point, f(-inf), wrong
  * signs).  A site that is not a GELU, or whose computation could not be made a kernel, or
- * whose kernel was not run, says so in the row. */
+ * whose kernel was not run, says so in the row.  Before them, with run --torch-module, the
+ * table of every PyTorch activation across the runtimes (markdown_runtimes.c). */
 #include <string.h>
 
 #include "markdown.h"
@@ -329,6 +330,7 @@ static void torch_diffs(struct md *m, const json_t *scan)
 
 void md_sites(struct md *m, const json_t *doc)
 {
+    md_runtimes(m, doc);
     size_t i, j;
     json_t *a, *site;
     json_array_foreach(json_object_get(doc, "adapters"), i, a) {

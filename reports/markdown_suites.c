@@ -186,8 +186,28 @@ void md_baseline(struct md *m, const json_t *k)
         return;
     md_puts(m, "\n### Against the baseline\n\n");
     if (!json_is_true(json_object_get(b, "found"))) {
-        md_puts(m, "Not in the baseline (no kernel of that adapter, name, func and dtype).\n");
+        md_puts(m, "Not in the baseline (");
+        md_text(m, md_str(b, "why")[0] ? md_str(b, "why") : "no kernel of that adapter, name, "
+                                                             "func and dtype");
+        md_puts(m, ").\n");
         return;
+    }
+    if (md_str(b, "site")[0]) { /* through --site-map */
+        md_puts(m, "Compared with ");
+        md_code(m, md_str(b, "kernel"));
+        md_puts(m, " of the baseline, at the site ");
+        md_code(m, md_str(b, "site"));
+        md_puts(m, " of the site map");
+        json_array_foreach(json_object_get(b, "also"), i, r) {
+            md_puts(m, i ? "; " : " (the comparison with the most regressions; also ");
+            md_code(m, md_str(r, "kernel"));
+            md_puts(m, " at ");
+            md_code(m, md_str(r, "site"));
+            md_printf(m, ": %lld regressions, %lld improvements",
+                      json_integer_value(json_object_get(r, "regressions")),
+                      json_integer_value(json_object_get(r, "improvements")));
+        }
+        md_puts(m, json_array_size(json_object_get(b, "also")) ? ").\n\n" : ".\n\n");
     }
     md_printf(m, "%lld regression%s.\n\n| metric | old | new | worse |\n|---|--:|--:|---|\n",
               json_integer_value(json_object_get(b, "regressions")),
@@ -201,6 +221,8 @@ void md_baseline(struct md *m, const json_t *k)
             md_puts(m, " | ");
             if (json_is_object(v))
                 md_dec(m, v);
+            else if (json_is_string(v)) /* func, dtype: through a site map */
+                md_text(m, json_string_value(v));
             else
                 md_num(m, v);
         }

@@ -182,13 +182,18 @@ struct rp_baseline_opts {
     double tol_ulp;      /* max_ulp is worse only when it grew by more than this */
     double tol_fraction; /* fraction_correctly_rounded is worse only when it fell by more */
     int allow_missing;   /* a selected baseline kernel the run did not produce does not fail */
+    const json_t *site_map;    /* --site-map MAP: site -> [ADAPTER/KERNEL...]; NULL: kernels
+                                  are matched by identity only (baseline.c's head) */
+    const char *site_map_file; /* MAP's path, for the messages */
 };
 
 /* `--baseline FILE` (baseline.c, rules in its head and in docs/ci.md): compares every kernel
  * of doc with the kernel of the same identity, func and dtype in old (a result or a compact
  * baseline), adds "baseline" to each kernel ({"found", "metrics", "new_kinds", "gone_kinds",
- * "not_compared", "regressions", "improvements"}) and to doc ({"compared", "regressions",
- * "improvements", "missing", "new", the kernels of each, "same_inputs", ...}), fails each
+ * "not_compared", "regressions", "improvements"}; "why" when not found; through a site map
+ * "site", "kernel", "matched_by", "also") and to doc ({"compared", "regressions",
+ * "improvements", "missing", "new", the kernels of each, "same_inputs", ..., "site_map"
+ * with a map}), fails each
  * kernel with a regression and the run when a selected kernel is missing (unless
  * opts->allow_missing), and redoes the verdicts.  opts NULL: no tolerance.  Returns the exit
  * code (4 on no memory). */

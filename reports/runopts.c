@@ -14,6 +14,7 @@ static const struct {
     { "timeout", 1 }, { "startup-timeout", 1 }, { "progress", 1 }, { "help", 0 },
     { "func", 1 },    { "shard", 1 },           { "reference", 1 }, { "report", 1 },
     { "junit", 1 },   { "baseline", 1 },        { "resume", 1 },  { "memory-limit", 1 },
+    { "site-map", 1 },
 };
 #define N_RUN_OPTS (sizeof run_opts / sizeof run_opts[0])
 

@@ -4,7 +4,8 @@
 --splice also puts them into DOC.md between its two "model-audit tables" marker lines.
 SCAN.json: `gelucheck scan MODEL --json` (gelucheck-scan/1); REPORT.md: the report.md of
 `gelucheck run --adapter scan:MODEL [--torch-module FILE.pt] --report DIR`.  Two tables (and
-report.md's pairing of the sites with the PyTorch activations, where the run had the module): what ONNX Runtime runs at each
+report.md's pairing of the sites with the PyTorch activations, where the run had the module,
+with its table of every activation per runtime before them): what ONNX Runtime runs at each
 site at each optimization level (from the scan alone, the levels as columns: the same on every
 CPU), and report.md's own table of the model's sites (what each site's kernel measured: max ulp
 and the flush point depend on the CPU's MLAS code).  Standard library only."""
@@ -30,12 +31,19 @@ def main():
         out.append('| `%s` | `%s` | %s | %s |' % (
             s['site'], anchor, cell(s['func']),
             ' | '.join(cell(s['levels'][lv]['operator']) for lv in LEVELS)))
-    # report.md's section "## Sites of `MODEL`": its table, under a heading of this page
     report = open(sys.argv[2]).read()
-    start = report.index('\n## Sites of ')
-    end = report.find('\n## ', start + 1)
-    section = report[start:end if end >= 0 else len(report)].strip('\n').split('\n')
-    out += ['', '## What it measured, per site (report.md)', ''] + section[2:]
+    # report.md's table of every PyTorch activation per runtime (a run with --torch-module),
+    # then its first section "## Sites of `MODEL`" (the native build's): their tables, under
+    # headings of this page
+    for heading, title in (('\n## Every GELU of the PyTorch module, per runtime',
+                            '## Every GELU of the PyTorch module, per runtime (report.md)'),
+                           ('\n## Sites of ', '## What it measured, per site (report.md)')):
+        start = report.find(heading)
+        if start < 0:
+            continue
+        end = report.find('\n## ', start + 1)
+        section = report[start:end if end >= 0 else len(report)].strip('\n').split('\n')
+        out += ['', title, ''] + section[2:]
     text = '\n'.join(out) + '\n'
     sys.stdout.write(text)
     if len(sys.argv) == 5 and sys.argv[3] == '--splice':

@@ -54,6 +54,20 @@ cli_test(run_baseline_bad 2
 cli_test(run_baseline_missing 2
     "run|--adapter|mutants|--kernel|nan_neginf.f32|--baseline|${md_out}/none.json"
     EMPTY_OUT ERR "^${e}[^\n]*/none[.]json: cannot read: No such file or directory\n$")
+# --site-map: only with --baseline (run and merge); a map that cannot be read is exit 2 naming
+# it, before anything runs (a valid one: tests/reports/test_baseline.c and scan_pair)
+cli_test(run_site_map_alone 2
+    "run|--adapter|mutants|--kernel|nan_neginf.f32|--site-map|${md_fixtures}/mutants.json"
+    EMPTY_OUT ERR "^${e}--site-map '[^']*mutants[.]json' needs --baseline: ")
+cli_test(merge_site_map_alone 2
+    "merge|${md_fixtures}/mutants.json|--json|${md_out}/m.json|--site-map|${md_fixtures}/mutants.json"
+    EMPTY_OUT ERR "^${e}--site-map '[^']*mutants[.]json' needs --baseline: ")
+cli_test(run_site_map_missing 2
+    "run|--adapter|mutants|--kernel|nan_neginf.f32|--baseline|${md_fixtures}/mutants.json|--site-map|${md_out}/none.map.json"
+    EMPTY_OUT ERR "^${e}--site-map: cannot read site map '[^']*/none[.]map[.]json': ")
+cli_test(run_site_map_not_a_map 2
+    "run|--adapter|mutants|--kernel|nan_neginf.f32|--baseline|${md_fixtures}/mutants.json|--site-map|${md_fixtures}/bad_schema.json"
+    EMPTY_OUT ERR "^${e}--site-map: site map '[^']*/bad_schema[.]json' is neither a gelucheck-sitemap/1 nor a result ")
 cli_test(run_report_on_file 2
     "run|--adapter|mutants|--kernel|nan_neginf.f32|--report|${md_fixtures}/mutants.json"
     EMPTY_OUT ERR "^${e}--report: cannot create folder '[^']*mutants[.]json': a file of that")

@@ -259,7 +259,7 @@ static void missing_kernel(void **state)
     assert_non_null(strstr(xml, "type=\"missing\""));
     free(xml);
     json_decref(doc);
-    struct rp_baseline_opts allow = { 0, 0, 1 };
+    struct rp_baseline_opts allow = { 0, 0, 1, NULL, NULL };
     doc = passing();
     assert_int_equal(rp_baseline_apply(doc, old, &allow), 0);
     xml = rp_junit(doc);
@@ -280,7 +280,8 @@ static void tolerance(void **state)
     double fr = json_number_value(json_object_get(ov, "fraction_correctly_rounded"));
     json_object_set_new(ov, "max_ulp", json_real(mu - 0.5));
     json_object_set_new(ov, "fraction_correctly_rounded", json_real(fr + 0.01));
-    struct rp_baseline_opts wide = { 1.0, 0.02, 0 }, narrow = { 0.25, 0.005, 0 };
+    struct rp_baseline_opts wide = { 1.0, 0.02, 0, NULL, NULL },
+                            narrow = { 0.25, 0.005, 0, NULL, NULL };
     assert_int_equal(rp_baseline_apply(doc, old, &wide), 0);
     json_decref(doc);
     doc = passing();
@@ -289,6 +290,104 @@ static void tolerance(void **state)
     assert_true(json_is_true(json_object_get(entry(doc, "nan_neginf.f32",
                                                    "fraction_correctly_rounded"), "worse")));
     json_decref(doc);
+    json_decref(old);
+}
+
+/* A kernel of old renamed to identity id (another adapter's: by identity it matches nothing),
+ * a copy of the kernel named k when copy. */
+static json_t *renamed(json_t *old, const char *k, const char *id, int copy)
+{
+    json_t *o = kernel(old, k);
+    if (copy) {
+        o = json_deep_copy(o);
+        json_array_append_new(json_object_get(old, "kernels"), o);
+    }
+    json_object_set_new(o, "id", json_string(id));
+    return o;
+}
+
+static const json_t *summary_list(const json_t *doc, const char *list)
+{
+    return json_object_get(json_object_get(json_object_get(doc, "baseline"), "site_map"), list);
+}
+
+/* --site-map: kernels of another adapter (ref/...) matched by site.  nan_neginf.f32's baseline
+ * ref/n1 has another func (a regression: "func"); pos_zero.f32 sits at two sites, with ref/p1
+ * (as good) and ref/p2 (better than reality): it is compared with both, the worse comparison
+ * kept and the other listed under "also"; an entry in no result is listed; without the map
+ * nothing matches and every kernel says why. */
+static void site_map_rules(void **state)
+{
+    (void)state;
+    json_t *doc = passing(), *old = passing();
+    json_object_set_new(renamed(old, "nan_neginf.f32", "ref/n1", 0), "func",
+                        json_string("gelu_tanh"));
+    renamed(old, "pos_zero.f32", "ref/p1", 0);
+    json_t *p2 = renamed(old, "pos_zero.f32", "ref/p2", 1);
+    json_t *ov = json_object_get(json_object_get(suite(p2, "ulp"), "metrics"), "overall");
+    json_object_set_new(ov, "max_ulp", json_real(json_number_value(json_object_get(
+                                                     ov, "max_ulp")) - 0.5));
+    json_t *map = json_pack("{s:[s,s], s:[s,s], s:[s,s], s:[s]}",
+                            "s1", "mutants/nan_neginf.f32", "ref/n1",
+                            "s2", "mutants/pos_zero.f32", "ref/p1",
+                            "s3", "ref/p2", "mutants/pos_zero.f32", "s4", "nosuch/x");
+    struct rp_baseline_opts o = { 0, 0, 0, map, "map.json" };
+    assert_int_equal(rp_baseline_apply(doc, old, &o), 1);
+    const json_t *b = json_object_get(kernel(doc, "nan_neginf.f32"), "baseline");
+    assert_string_equal(str(b, "kernel"), "ref/n1");
+    assert_string_equal(str(b, "site"), "s1");
+    assert_string_equal(str(b, "matched_by"), "site map");
+    const json_t *f = entry(doc, "nan_neginf.f32", "func");
+    assert_string_equal(str(f, "old"), "gelu_tanh");
+    assert_true(json_is_true(json_object_get(f, "worse")));
+    b = json_object_get(kernel(doc, "pos_zero.f32"), "baseline");
+    assert_string_equal(str(b, "kernel"), "ref/p2");
+    assert_string_equal(str(b, "site"), "s3");
+    assert_true(json_is_true(json_object_get(entry(doc, "pos_zero.f32", "max_ulp"), "worse")));
+    const json_t *also = json_object_get(b, "also");
+    assert_int_equal(json_array_size(also), 1);
+    assert_string_equal(str(json_array_get(also, 0), "kernel"), "ref/p1");
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(also, 0), "regressions")),
+                     0);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "baseline"),
+                                                        "compared")), 2);
+    assert_int_equal(json_array_size(summary_list(doc, "unmatched_kernels")), 0);
+    assert_int_equal(json_array_size(summary_list(doc, "unmatched_baseline")), 0);
+    assert_int_equal(json_array_size(summary_list(doc, "entries_in_no_result")), 1);
+    assert_string_equal(str(json_array_get(summary_list(doc, "entries_in_no_result"), 0),
+                            "kernel"), "nosuch/x");
+    json_decref(doc);
+    /* the kernel's own name is preferred at a site: mutants/pos_zero.f32 beside
+     * ref/pos_zero.f32 and ref/p2 is compared with the first only; ref/p2, compared with
+     * nothing, is listed; nan_neginf.f32 is in no site: it says so */
+    json_decref(map);
+    renamed(old, "pos_zero.f32", "ref/pos_zero.f32", 1);
+    map = json_pack("{s:[s,s,s]}", "s", "ref/p2", "ref/pos_zero.f32", "mutants/pos_zero.f32");
+    o.site_map = map;
+    doc = passing();
+    assert_int_equal(rp_baseline_apply(doc, old, &o), 0);
+    b = json_object_get(kernel(doc, "pos_zero.f32"), "baseline");
+    assert_string_equal(str(b, "kernel"), "ref/pos_zero.f32");
+    assert_null(json_object_get(b, "also"));
+    b = json_object_get(kernel(doc, "nan_neginf.f32"), "baseline");
+    assert_false(json_is_true(json_object_get(b, "found")));
+    assert_string_equal(str(b, "why"), "not in the site map 'map.json'");
+    assert_int_equal(json_array_size(summary_list(doc, "unmatched_kernels")), 1);
+    const json_t *ub = summary_list(doc, "unmatched_baseline");
+    assert_int_equal(json_array_size(ub), 3); /* ref/n1 and ref/p1 (in no site), ref/p2 */
+    assert_string_equal(str(json_array_get(ub, 2), "kernel"), "ref/p2");
+    assert_non_null(strstr(str(json_array_get(ub, 2), "why"), "at its site 's'"));
+    json_decref(doc);
+    /* without a map: nothing compared, each kernel says why */
+    doc = passing();
+    assert_int_equal(rp_baseline_apply(doc, old, NULL), 0);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(doc, "baseline"),
+                                                        "compared")), 0);
+    b = json_object_get(kernel(doc, "pos_zero.f32"), "baseline");
+    assert_false(json_is_true(json_object_get(b, "found")));
+    assert_non_null(strstr(str(b, "why"), "identity"));
+    json_decref(doc);
+    json_decref(map);
     json_decref(old);
 }
 
@@ -351,7 +450,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(flush_appears),   cmocka_unit_test(flush_nearer_zero),
         cmocka_unit_test(flush_better),    cmocka_unit_test(special_worse),
         cmocka_unit_test(new_kind),        cmocka_unit_test(missing_kernel),
-        cmocka_unit_test(tolerance),
+        cmocka_unit_test(tolerance),       cmocka_unit_test(site_map_rules),
         cmocka_unit_test(compact_and_old_ids),
         cmocka_unit_test(severe_codes_stay),
     };

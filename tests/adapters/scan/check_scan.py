@@ -282,13 +282,12 @@ def pair(gelucheck, folder):
               'pair %s: the text %s the changed formula' % (model, 'lacks' if swapped else
                                                            'has'))
     # run --torch-module: report.md pairs the sites too, and measures each pair on both sides
-    # (the swapped site and act1's own kernel with one suite: their accuracy cells)
+    # (every kernel at level all with one suite: their accuracy cells)
     rep = os.path.join(folder, 'pair_report')
     p = subprocess.run([gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
-        folder, 'torch14_swap.onnx'), '--torch-module', pt, '--kernel', '_act1_Tanh.all',
-        '--kernel', 'a0.act1', '--suite', 'special', '--policy', 'lenient', '--report', rep,
-        '--json', os.path.join(rep, 'result.json'), '--progress', 'never'],
-        capture_output=True, text=True, check=False)
+        folder, 'torch14_swap.onnx'), '--torch-module', pt, '--suite', 'special', '--policy',
+        'lenient', '--report', rep, '--json', os.path.join(rep, 'result.json'), '--progress',
+        'never'], capture_output=True, text=True, check=False)
     check(p.returncode in (0, 1), 'pair run: exit %d: %s' % (p.returncode, p.stderr))
     md = open(os.path.join(rep, 'report.md')).read() if p.returncode in (0, 1) else ''
     check(re.search(r'\| `_act1_Tanh` \| #0 `act1` \| GELU \| .* \| module path \| gelu\\_tanh '
@@ -299,7 +298,101 @@ def pair(gelucheck, folder):
     if p.returncode not in (0, 1):
         return
     diff_checks(json.load(open(os.path.join(rep, 'result.json'))), md)
+    runtime_table(json.load(open(os.path.join(rep, 'result.json'))), md,
+                  [('torch14_swap', 'native')])
     site_map(gelucheck, rep)
+    baseline_map(gelucheck, folder, rep)
+
+
+def baseline_map(gelucheck, folder, rep):
+    """run --baseline through --site-map: the PyTorch module's kernels (those of the paired
+    run, kept alone in a compact baseline) as the baseline of the swapped export's kernels
+    (another adapter: by identity nothing matches): through the map (the paired run's result)
+    every kernel of the export is compared with its activation's, and act1's swap (gelu in
+    PyTorch, gelu_tanh in ONNX) is a regression; the libm kernels of the same run are in no
+    site of the map: each is warned about and says why.  Without the map the baseline
+    matches nothing, and a warning says so; a bad map is exit 2 naming the file."""
+    res = os.path.join(rep, 'result.json')
+    doc = json.load(open(res))
+    full, torch_only = os.path.join(rep, 'full.baseline.json'), os.path.join(rep,
+                                                                             'torch.baseline.json')
+    p = subprocess.run([gelucheck, 'baseline', res, '-o', full], capture_output=True, text=True)
+    check(p.returncode == 0, 'baseline map: gelucheck baseline exit %d: %s' % (p.returncode,
+                                                                              p.stderr))
+    if p.returncode:
+        return
+    b = json.load(open(full))
+    b['kernels'] = [k for k in b['kernels'] if k['id'].startswith('torch14.torch/')]
+    json.dump(b, open(torch_only, 'w'))
+    torch_ids = sorted(k['id'] for k in b['kernels'])
+    # the site map of the paired run: site -> the torch kernel and the export's kernel
+    pairs = {}
+    for a in doc['adapters']:
+        for st in (a.get('scan') or {}).get('sites', []):
+            for d in (st.get('torch') or {}).get('diff', []):
+                pairs['torch14_swap/' + d['kernel']] = 'torch14.torch/' + d['torch_kernel']
+    check(len(set(pairs.values())) == 5 and sorted(set(pairs.values())) == torch_ids,
+          'baseline map: the paired run measured %s, the baseline holds %s' % (pairs, torch_ids))
+    out = os.path.join(rep, 'through_map.json')
+    cmd = [gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
+        folder, 'torch14_swap.onnx'), '--adapter', 'libm', '--suite', 'special', '--policy',
+        'lenient', '--baseline', torch_only, '--progress', 'never']
+    p = subprocess.run(cmd + ['--site-map', res, '--json', out], capture_output=True, text=True)
+    check(p.returncode == 1, 'baseline map: exit %d (want 1: the swap regressed): %s'
+          % (p.returncode, p.stderr[-800:]))
+    if p.returncode not in (0, 1):
+        return
+    now = json.load(open(out))
+    import jsonschema
+    schema = os.path.join(os.path.dirname(SCHEMA), 'gelucheck-result-1.schema.json')
+    problems = list(jsonschema.Draft7Validator(json.load(open(schema))).iter_errors(now))
+    check(not problems, 'baseline map: the result breaks its schema: %s' % problems[:1])
+    libm = []
+    for k in now['kernels']:
+        kb = k.get('baseline', {})
+        if k['id'] in pairs:
+            # a shared kernel is compared with each activation's kernel; the one kept has the
+            # most regressions, the others are listed
+            seen = [kb.get('kernel')] + [x['kernel'] for x in kb.get('also', [])]
+            check(kb.get('found') is True and kb.get('matched_by') == 'site map' and
+                  pairs[k['id']] in seen,
+                  'baseline map: %s not compared with %s: %s' % (k['id'], pairs[k['id']], kb))
+            func = [m for m in kb.get('metrics', []) if m['name'] == 'func']
+            swapped = k['id'] == 'torch14_swap/_act1_Tanh.all'
+            check(bool(func) == swapped and (not swapped or (
+                func[0]['old'], func[0]['new'], func[0]['worse']) == ('gelu', 'gelu_tanh', True)
+                and k['verdict'] == 'fail'),
+                'baseline map: %s: func metric %s, verdict %s' % (k['id'], func, k['verdict']))
+        elif k['id'].startswith('libm/'):
+            libm.append(k['id'])
+            check(kb.get('found') is False and 'not in the site map' in kb.get('why', ''),
+                  'baseline map: %s: %s' % (k['id'], kb))
+        else:
+            check(False, 'baseline map: a kernel of neither: %s' % k['id'])
+    sm = now.get('baseline', {}).get('site_map', {})
+    check(libm and sm.get('matched') == len(pairs) and
+          sorted(u['kernel'] for u in sm.get('unmatched_kernels', [])) == sorted(libm) and
+          sm.get('unmatched_baseline') == [] and sm.get('entries_in_no_result') == [] and
+          'torch14_swap/_act1_Tanh.all' in now['baseline'].get('regressed_kernels', []),
+          'baseline map: the summary %s' % now.get('baseline'))
+    warned = sorted(re.findall(r"warning: --baseline '[^']*': kernel '([^']*)' has no baseline: "
+                               r"not in the site map", p.stderr))
+    check(warned == sorted(libm), 'baseline map: warned about %s, want %s' % (warned, libm))
+    check(re.search(r'baseline: %d kernels compared, [1-9][0-9]* regressions, .*, %d new\n'
+                    % (len(pairs), len(libm)), p.stdout),
+          'baseline map: the summary line: %s' % p.stdout[-600:])
+    # without the map nothing matches: a warning names the file and suggests --site-map
+    p = subprocess.run(cmd[:2] + cmd[4:6] + ['--kernel', 'erfc.f32'] + cmd[6:],
+                       capture_output=True, text=True)
+    check(p.returncode in (0, 1) and "--baseline '%s': no kernel of this run has the identity"
+          % torch_only in p.stderr and '--site-map MAP' in p.stderr,
+          'baseline without a map: exit %d: %s' % (p.returncode, p.stderr[-600:]))
+    bad = os.path.join(rep, 'bad.map.json')
+    json.dump({'schema': 'gelucheck-sitemap/1', 'sites': {'act1': ['no-slash']}}, open(bad, 'w'))
+    p = subprocess.run(cmd + ['--site-map', bad], capture_output=True, text=True)
+    check(p.returncode == 2 and p.stderr.startswith("gelucheck: error: --site-map: site map '%s':"
+                                                    " site 'act1' is not a list" % bad),
+          'baseline bad map: exit %d: %s' % (p.returncode, p.stderr))
 
 
 def site_map(gelucheck, rep):
@@ -338,7 +431,8 @@ def site_map(gelucheck, rep):
 
 def pair_runtimes(gelucheck, folder):
     """run --torch-module with the f16 export and the WebAssembly build as adapters of one run
-    (only PyTorch's act1 measured, by one suite): their pairs are diffed all the same."""
+    (only PyTorch's act1 measured, by one suite): their pairs are diffed all the same, and
+    report.md's table of every activation has a column for each."""
     rep = os.path.join(folder, 'pair_runtimes')
     p = subprocess.run([gelucheck, 'run', '--adapter', 'scan:%s?opt=all' % os.path.join(
         folder, 'torch14_f16.onnx'), '--adapter', 'scan:%s?opt=all&runtime=onnxruntime-web'
@@ -353,7 +447,9 @@ def pair_runtimes(gelucheck, folder):
     scans = [a['scan'] for a in doc['adapters'] if 'scan' in a]
     check(len(scans) == 2, 'pair runtimes: %d scans in the result' % len(scans))
     if len(scans) == 2:
-        other_checks(scans[0], scans[1], open(os.path.join(rep, 'report.md')).read())
+        md = open(os.path.join(rep, 'report.md')).read()
+        other_checks(scans[0], scans[1], md)
+        runtime_table(doc, md, [('torch14_f16', 'native'), ('torch14.web', 'WebAssembly')])
 
 
 def other_checks(f16, web, md):
@@ -381,6 +477,55 @@ def other_checks(f16, web, md):
                     check('%.9g' % y == d['widest']['torch'],
                           'pair run f16 %s: PyTorch rounded to f16 gives %.9g at x = %s, the '
                           'diff says %s' % (s['site'], y, d['widest']['x'], d['widest']['torch']))
+
+
+def runtime_table(doc, md, want_columns):
+    """report.md's table of every PyTorch activation per runtime: a column per scan: adapter
+    and run of levels (the headers), each cell the count of differing outputs of that site's
+    diff at that level and its worse side, as the result's diffs say."""
+    part = md.split('## Every GELU of the PyTorch module, per runtime', 1)
+    check(len(part) == 2, 'runtime table: not in report.md')
+    if len(part) != 2:
+        return
+    rows = [l for l in part[1].split('\n## ', 1)[0].split('\n') if l.startswith('| ')]
+    head = [c.strip() for c in rows[0].strip('|').split(' | ')][3:]
+    cols = []
+    for h in head:
+        m = re.match(r'`([^`]*)` (native|WebAssembly) (\w+): (.*)$', h)
+        check(m is not None, 'runtime table: header %r' % h)
+        if m:
+            cols.append((m.group(1), m.group(2), m.group(3), m.group(4).split(', ')))
+    check([(c[0], c[1]) for c in cols] == want_columns,
+          'runtime table: columns %s, want %s' % ([(c[0], c[1]) for c in cols], want_columns))
+    scans = {a.get('id'): a['scan'] for a in doc['adapters'] if 'scan' in a}
+    acts = next(iter(scans.values()))['torch']['activations']
+    check(len(rows) - 1 == len(acts), 'runtime table: %d rows for %d activations'
+          % (len(rows) - 1, len(acts)))
+    words = {'onnx': '**ONNX worse**', 'pytorch': 'PyTorch worse', 'mixed': 'mixed',
+             'neither': 'neither worse'}
+    for act, row in zip(acts, rows[1:]):
+        cells = [c.strip() for c in row.strip('|').split(' | ')]
+        for (aid, _, dt, levels), cell in zip(cols, cells[3:]):
+            scan = scans.get(aid, {})
+            check(all(lv in scan.get('levels', []) for lv in levels),
+                  'runtime table: %s: levels %s' % (aid, levels))
+            site = next((x for x in scan.get('sites', []) if (x.get('torch') or {}).get(
+                'activation') == act['index']), None)
+            d = site and next((d for d in site['torch'].get('diff', [])
+                               if levels[0] in d['levels']), None)
+            if not site:
+                want = 'not paired'
+            elif not d:
+                want = '- (not a GELU)' if not site['func'].startswith('gelu') else \
+                    '- (no kernel)'
+            elif not d['compared']:
+                want = 'not compared'
+            else:
+                want = '**formula changed**; ' if site['torch']['formula_changed'] else ''
+                want += 'same bits' if not d['differ'] else '{:,} differ; {}'.format(
+                    d['differ'], words[d['worse_side']])
+            check(cell == want, 'runtime table: #%d in %s %s: %r, want %r'
+                  % (act['index'], aid, levels, cell, want))
 
 
 def diff_checks(doc, md):
