@@ -374,7 +374,7 @@ int rp_baseline_apply(json_t *doc, const json_t *old, const struct rp_baseline_o
         }
         counts[0]++;
         counts[1] += worse > 0;
-        counts[2] += better > 0;
+        counts[2] += better > 0 && worse == 0; /* docs/ci.md: "(and no regression)" */
         if (worse > 0)
             list_add(summary, "regressed_kernels", rr_str(nk, "id"));
         else if (better > 0)

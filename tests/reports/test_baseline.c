@@ -206,6 +206,31 @@ static void flush_better(void **state)
     json_decref(old);
 }
 
+/* A kernel worse in one metric and better in another is a regression, and not counted or
+ * listed as an improvement (docs/ci.md: "with an improvement (and no regression)"). */
+static void worse_and_better(void **state)
+{
+    (void)state;
+    json_t *doc = passing(), *old = passing();
+    json_object_set_new(metrics(doc, "pos_zero.f32", "tail"), "flush_point", value("-0x1.4p+3"));
+    json_object_set_new(metrics(old, "pos_zero.f32", "tail"), "flush_point", value("-0x1.8p+3"));
+    json_object_set_new(json_object_get(metrics(doc, "pos_zero.f32", "ulp"), "overall"),
+                        "max_ulp", json_real(0.25));
+    json_object_set_new(json_object_get(metrics(old, "pos_zero.f32", "ulp"), "overall"),
+                        "max_ulp", json_real(3.0));
+    assert_int_equal(rp_baseline_apply(doc, old, NULL), 1);
+    const json_t *kb = json_object_get(kernel(doc, "pos_zero.f32"), "baseline");
+    assert_int_equal(json_integer_value(json_object_get(kb, "regressions")), 1);
+    assert_true(json_integer_value(json_object_get(kb, "improvements")) >= 1);
+    const json_t *b = json_object_get(doc, "baseline");
+    assert_int_equal(json_integer_value(json_object_get(b, "regressions")), 1);
+    assert_int_equal(json_integer_value(json_object_get(b, "improvements")), 0);
+    assert_int_equal(json_array_size(json_object_get(b, "improved_kernels")), 0);
+    assert_int_equal(json_array_size(json_object_get(b, "regressed_kernels")), 1);
+    json_decref(doc);
+    json_decref(old);
+}
+
 static void special_worse(void **state)
 {
     (void)state;
@@ -449,6 +474,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(max_ulp_worse),   cmocka_unit_test(fraction_worse),
         cmocka_unit_test(flush_appears),   cmocka_unit_test(flush_nearer_zero),
         cmocka_unit_test(flush_better),    cmocka_unit_test(special_worse),
+        cmocka_unit_test(worse_and_better),
         cmocka_unit_test(new_kind),        cmocka_unit_test(missing_kernel),
         cmocka_unit_test(tolerance),       cmocka_unit_test(site_map_rules),
         cmocka_unit_test(compact_and_old_ids),
