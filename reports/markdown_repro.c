@@ -24,6 +24,27 @@ void md_shell_word(struct md *m, const char *s)
     md_puts(m, "'");
 }
 
+/* The value of the --adapter-name that names the --adapter whose value is word i of cmd (the
+ * last before the next --adapter), or NULL. */
+static const char *adapter_name_after(const json_t *cmd, size_t i)
+{
+    const char *name = NULL;
+    for (i++; i < json_array_size(cmd); i++) {
+        const char *w = json_string_value(json_array_get(cmd, i)), *nm;
+        int has_value;
+        if (!w || !rp_run_option(w, &nm, &has_value))
+            continue;
+        if (strcmp(nm, "adapter") == 0)
+            break;
+        const char *val = !has_value ? NULL : strchr(w, '=') ? strchr(w, '=') + 1
+                                                             : json_string_value(
+                                                                   json_array_get(cmd, ++i));
+        if (strcmp(nm, "adapter-name") == 0)
+            name = val;
+    }
+    return name;
+}
+
 void md_run_command(struct md *m, const json_t *doc, const json_t *k)
 {
     const json_t *cmd = json_object_get(doc, "command");
@@ -31,8 +52,11 @@ void md_run_command(struct md *m, const json_t *doc, const json_t *k)
     size_t n = json_array_size(cmd);
 
     md_puts(m, "gelucheck run");
-    /* the recorded words after "gelucheck run", less the other adapters, the kernel choice
-     * and the outputs (json, report, junit, baseline, site-map, resume) */
+    /* the recorded words after "gelucheck run", less the other adapters (and the
+     * --adapter-name of each), the kernel choice, the outputs (json, report, junit, resume)
+     * and the baseline's options (baseline, site-map, baseline-tolerance,
+     * baseline-allow-missing: without --baseline the last two are refused) */
+    int kept = 0; /* whether the last --adapter was kept */
     for (size_t i = 2; i < n; i++) {
         const char *w = json_string_value(json_array_get(cmd, i)), *nm = NULL;
         int has_value = 0;
@@ -43,11 +67,20 @@ void md_run_command(struct md *m, const json_t *doc, const json_t *k)
             val = strchr(w, '=') ? strchr(w, '=') + 1
                                  : json_string_value(json_array_get(cmd, ++i));
         if (nm) {
+            if (strcmp(nm, "adapter") == 0) {
+                /* this kernel's adapter: its spec, and its name when --adapter-name gave one
+                   (two adapters of one spec under two names: the kernel's id says which) */
+                const char *an = adapter_name_after(cmd, i), *id = md_str(k, "id");
+                size_t len = an ? strlen(an) : 0;
+                kept = val && strcmp(val, spec) == 0 &&
+                       (!an || (id && strncmp(id, an, len) == 0 && id[len] == '/'));
+            }
             if (strcmp(nm, "kernel") == 0 || strcmp(nm, "json") == 0 ||
                 strcmp(nm, "report") == 0 || strcmp(nm, "junit") == 0 ||
                 strcmp(nm, "baseline") == 0 || strcmp(nm, "site-map") == 0 ||
-                strcmp(nm, "resume") == 0 ||
-                (strcmp(nm, "adapter") == 0 && (!val || strcmp(val, spec) != 0)))
+                strcmp(nm, "baseline-tolerance") == 0 ||
+                strcmp(nm, "baseline-allow-missing") == 0 || strcmp(nm, "resume") == 0 ||
+                ((strcmp(nm, "adapter") == 0 || strcmp(nm, "adapter-name") == 0) && !kept))
                 continue;
             md_printf(m, " --%s", nm);
             if (val) {

@@ -3,7 +3,9 @@
 
 #include "runopts.h"
 
-/* cli/cmd_run.c's long options and whether each takes a value. */
+/* cli/cmd_run.c's long options and whether each takes a value: all of them (the test
+ * runopts_complete compares this table with `gelucheck run --help`), or a command word would
+ * be taken for a value or a value for a word. */
 static const struct {
     const char *name;
     int value;
@@ -14,7 +16,9 @@ static const struct {
     { "timeout", 1 }, { "startup-timeout", 1 }, { "progress", 1 }, { "help", 0 },
     { "func", 1 },    { "shard", 1 },           { "reference", 1 }, { "report", 1 },
     { "junit", 1 },   { "baseline", 1 },        { "resume", 1 },  { "memory-limit", 1 },
-    { "site-map", 1 },
+    { "site-map", 1 }, { "adapter-name", 1 },  { "baseline-tolerance", 1 },
+    { "baseline-allow-missing", 0 },            { "runtime", 1 },  { "torch-module", 1 },
+    { "isolation", 1 },
 };
 #define N_RUN_OPTS (sizeof run_opts / sizeof run_opts[0])
 

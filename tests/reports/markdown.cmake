@@ -6,6 +6,11 @@ add_executable(test_markdown reports/test_markdown.c)
 target_link_libraries(test_markdown PRIVATE gc_reports PkgConfig::CMOCKA PkgConfig::JANSSON
                                             gelucheck_warnings)
 add_test(NAME reports_markdown COMMAND test_markdown)
+# reports/runopts.c's table of run's options (how recorded commands are read back) is run's
+add_test(NAME reports_runopts_complete
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_SOURCE_DIR}/reports/runopts_check.py
+            $<TARGET_FILE:gelucheck> ${PROJECT_SOURCE_DIR}/reports/runopts.c)
+set_tests_properties(reports_runopts_complete PROPERTIES LABELS cli)
 
 # golden report.md of the committed result fixtures, and the round trip of result.json
 set(md_fixtures ${CMAKE_CURRENT_SOURCE_DIR}/reports/fixtures)

@@ -119,6 +119,32 @@ static void test_run_command(void **state)
     free(md);
 }
 
+/* the options of the other adapters (their --adapter-name; libm again under another name) and
+ * of the baseline are dropped (run refuses --baseline-tolerance without --baseline; a second
+ * --adapter-name after libm is an error); the adapter's own name and the options with values
+ * are kept whole */
+static void test_run_command_names(void **state)
+{
+    (void)state;
+    json_t *d = doc_with("libm", "k.f32", NULL);
+    json_t *cmd = json_array();
+    json_object_set_new(json_array_get(json_object_get(d, "kernels"), 0), "id",
+                        json_string("L/k.f32"));
+    const char *words[] = { "gelucheck", "run", "--adapter", "libm", "--adapter-name", "L",
+                            "--adapter", "other", "--adapter-name", "O", "--adapter", "libm",
+                            "--adapter-name=M", "--runtime",
+                            "onnxruntime-web", "--baseline", "b.json", "--baseline-tolerance",
+                            "1", "--baseline-allow-missing", "--isolation", "none",
+                            "--torch-module", "m.pt", "--site-map", "m.json" };
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        json_array_append_new(cmd, json_string(words[i]));
+    json_object_set_new(d, "command", cmd);
+    char *md = render(d, 0);
+    has(md, "\ngelucheck run --adapter libm --adapter-name L --runtime onnxruntime-web "
+            "--isolation none --torch-module m.pt --kernel k.f32\n");
+    free(md);
+}
+
 /* the ten worst: sorted by ulp ("inf" first), one row per x, the eleventh left out */
 static void test_worst(void **state)
 {
@@ -312,7 +338,8 @@ int main(int argc, char **argv)
         return roundtrip(argv[2], argv[3]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_escaping),   cmocka_unit_test(test_plot_links),
-        cmocka_unit_test(test_run_command), cmocka_unit_test(test_worst),
+        cmocka_unit_test(test_run_command), cmocka_unit_test(test_run_command_names),
+        cmocka_unit_test(test_worst),
         cmocka_unit_test(test_baseline),   cmocka_unit_test(test_companion),   cmocka_unit_test(test_load),
         cmocka_unit_test(test_files),
     };
