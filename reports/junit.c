@@ -410,7 +410,11 @@ static void kernel_suite(FILE *f, const json_t *doc, const json_t *k)
         if (o == JU_PASS) {
             close_case(f, NULL, NULL, NULL, NULL);
         } else if (o == JU_SKIP) {
-            close_case(f, "skipped", "new: not in the baseline", NULL, NULL);
+            char msg[1024]; /* with the reason when the baseline gives one (--site-map) */
+            const char *why = json_string_value(json_object_get(b, "why"));
+            snprintf(msg, sizeof msg, "new: not in the baseline%s%.900s", why ? ": " : "",
+                     why ? why : "");
+            close_case(f, "skipped", msg, NULL, NULL);
         } else {
             char msg[1024];
             text = ju_baseline_text(b, msg, sizeof msg);
