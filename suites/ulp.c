@@ -488,6 +488,34 @@ static inline int fused_judge(const struct gs_policy_values *v, const struct gs_
     return gs_fused_ulp_hi(fm) <= v->max_ulp ? 1 : -1;
 }
 
+/* The quick case of pass 1 (fused_block): a measurement that gs_fused_measure_f32_quick
+ * decides with V itself known, whose verdict is certain, whose errors are below the maxima
+ * of its statistics st and which, failed, cannot enter its worst list, is accounted at once,
+ * as pass 4 would account it, instead of being kept for passes 2 to 4: counted into st
+ * (fused_count) and, failed, into the findings' count (gs_findings_count_unkept, which counts
+ * only where certain).  The same result: the maxima and the worst lists only grow ahead of
+ * it, so what is below them now is below them when pass 4 would have tested it; counts add up
+ * in any order; the picks of pass 2 only choose which other inputs are measured in full
+ * first, never what any input adds (each is either certain or measured in full).  v: the
+ * policy (NULL for the exact function's measurement, which is not judged); f: the findings
+ * (unused without v).  1 when accounted, 0 when nothing was touched (the general pass
+ * follows). */
+static inline int fused_quick(const struct geluref_encl *e, uint64_t y, uint64_t x,
+                              struct gs_errstat *st, const struct gs_policy_values *v,
+                              struct gs_findings *f, enum gs_region rg)
+{
+    struct gs_fused_meas fm;
+    if (!gs_fused_measure_f32_quick(e, y, &fm))
+        return 0;
+    int j = v ? fused_judge(v, &fm) : 1;
+    if (j < 0 || !fused_below_max(st, &fm, x))
+        return 0;
+    if (j == 0 && !gs_findings_count_unkept(f, fm.defect, rg, fm.ulp, 1, x))
+        return 0;
+    fused_count(st, &fm);
+    return 1;
+}
+
 /* The state of an input's measurement (the kernel's own, the exact function's) in a block. */
 enum { FS_FULL = 0, FS_DECIDED, FS_PICKED, FS_DONE };
 
@@ -640,11 +668,15 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         geluref_enclose_n(u->exact, xd, k, ex, okx);
     /* pass 1 */
     int need_max = 0, need_worst = 0;
+    uint64_t decided = 0;
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = region_of(GELUREF_F32, x[q]);
         fs.rg[q] = (unsigned char)rg;
         fs.own[q] = FS_FULL;
-        if (ok[q] && fused_measure(&en[q], y[q], &fs.fm[q])) {
+        if (ok[q] && fused_quick(&en[q], y[q], x[q], &a->loc[rg], v, &a->f, rg)) {
+            fs.own[q] = FS_DONE;
+            decided++;
+        } else if (ok[q] && fused_measure(&en[q], y[q], &fs.fm[q])) {
             int j = fused_judge(v, &fs.fm[q]);
             if (j >= 0) {
                 fs.own[q] = FS_DECIDED;
@@ -657,7 +689,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
             fs.failed[q] = (unsigned char)(j == 0);
         }
         fs.ex[q] = FS_DONE;
-        if (u->exact) {
+        if (u->exact &&
+            !(okx[q] && fused_quick(&ex[q], y[q], x[q], &a->ex_loc[rg], NULL, NULL, rg))) {
             fs.ex[q] = FS_FULL;
             if (okx[q] && fused_measure(&ex[q], y[q], &fs.fx[q])) {
                 fs.ex[q] = FS_DECIDED;
@@ -681,7 +714,6 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     /* pass 4.  When nothing was picked, pass 1 found every decided measurement below the
      * maxima (need_max stayed 0 only if each test passed) and nothing has touched the maxima
      * since (pass 4 itself only counts), so the test is not taken again. */
-    uint64_t decided = 0;
     int full = 0; /* any measurement left to pass 5 */
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = (enum gs_region)fs.rg[q];
