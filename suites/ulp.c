@@ -488,34 +488,6 @@ static inline int fused_judge(const struct gs_policy_values *v, const struct gs_
     return gs_fused_ulp_hi(fm) <= v->max_ulp ? 1 : -1;
 }
 
-/* The quick case of pass 1 (fused_block): a measurement that gs_fused_measure_f32_quick
- * decides with V itself known, whose verdict is certain, whose errors are below the maxima
- * of its statistics st and which, failed, cannot enter its worst list, is accounted at once,
- * as pass 4 would account it, instead of being kept for passes 2 to 4: counted into st
- * (fused_count) and, failed, into the findings' count (gs_findings_count_unkept, which counts
- * only where certain).  The same result: the maxima and the worst lists only grow ahead of
- * it, so what is below them now is below them when pass 4 would have tested it; counts add up
- * in any order; the picks of pass 2 only choose which other inputs are measured in full
- * first, never what any input adds (each is either certain or measured in full).  v: the
- * policy (NULL for the exact function's measurement, which is not judged); f: the findings
- * (unused without v).  1 when accounted, 0 when nothing was touched (the general pass
- * follows). */
-static inline int fused_quick(const struct geluref_encl *e, uint64_t y, uint64_t x,
-                              struct gs_errstat *st, const struct gs_policy_values *v,
-                              struct gs_findings *f, enum gs_region rg)
-{
-    struct gs_fused_meas fm;
-    if (!gs_fused_measure_f32_quick(e, y, &fm))
-        return 0;
-    int j = v ? fused_judge(v, &fm) : 1;
-    if (j < 0 || !fused_below_max(st, &fm, x))
-        return 0;
-    if (j == 0 && !gs_findings_count_unkept(f, fm.defect, rg, fm.ulp, 1, x))
-        return 0;
-    fused_count(st, &fm);
-    return 1;
-}
-
 /* The state of an input's measurement (the kernel's own, the exact function's) in a block. */
 enum { FS_FULL = 0, FS_DECIDED, FS_PICKED, FS_DONE };
 
@@ -524,6 +496,38 @@ struct fused_state {
     unsigned char own[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK], failed[ULP_MEAS_BLOCK];
     unsigned char rg[ULP_MEAS_BLOCK];
 };
+
+/* Pass 1's measurement of (x, y) from enclosure e (ok: e holds), its quick case accounted at
+ * once: when gs_fused_measure_f32_quick decides it with V itself known, its verdict is
+ * certain, its errors are below the maxima of its statistics st and, failed, it cannot enter
+ * its worst list, it is counted as pass 4 would count it (fused_count into st; failed, into
+ * the findings' count by gs_findings_count_unkept, which counts only where certain) instead
+ * of being kept for passes 2 to 4.  The same result: the maxima and the worst lists only
+ * grow ahead of it, so what is below them now is below them when pass 4 would have tested
+ * it; counts add up in any order; the picks of pass 2 only choose which other inputs are
+ * measured in full first, never what any input adds (each is either certain or measured in
+ * full).  v: the policy (NULL for the exact function's measurement, which is not judged);
+ * f: the findings (unused without v).  Returns 2 when accounted, 1 when *fm holds the
+ * decided measurement for the passes below, 0 when the enclosure decides nothing. */
+static inline __attribute__((always_inline)) int
+fused_quick(const struct geluref_encl *e, int ok, uint64_t y, uint64_t x,
+                              struct gs_errstat *st, const struct gs_policy_values *v,
+                              struct gs_findings *f, enum gs_region rg,
+                              struct gs_fused_meas *fm)
+{
+    if (!ok)
+        return 0;
+    struct gs_fused_meas qm;
+    if (!gs_fused_quick_core(e, y, &qm, 0))
+        return fused_measure(e, y, fm);
+    int j = v ? fused_judge(v, &qm) : 1;
+    if (j >= 0 && fused_below_max(st, &qm, x) &&
+        (j == 1 || gs_findings_count_unkept(f, qm.defect, rg, qm.ulp, 1, x))) {
+        fused_count(st, &qm);
+        return 2;
+    }
+    return gs_fused_measure_f32_quick(e, y, fm); /* the same case, every field (1) */
+}
 
 /* Among the block's decided measurements (st[q] = FS_DECIDED), for each error kind (ulp,
  * absolute, relative) the one of the largest lower bound, if it could move the maximum of that
@@ -673,10 +677,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         enum gs_region rg = region_of(GELUREF_F32, x[q]);
         fs.rg[q] = (unsigned char)rg;
         fs.own[q] = FS_FULL;
-        if (ok[q] && fused_quick(&en[q], y[q], x[q], &a->loc[rg], v, &a->f, rg)) {
+        int d = fused_quick(&en[q], ok[q], y[q], x[q], &a->loc[rg], v, &a->f, rg, &fs.fm[q]);
+        if (d == 2) {
             fs.own[q] = FS_DONE;
             decided++;
-        } else if (ok[q] && fused_measure(&en[q], y[q], &fs.fm[q])) {
+        } else if (d == 1) {
             int j = fused_judge(v, &fs.fm[q]);
             if (j >= 0) {
                 fs.own[q] = FS_DECIDED;
@@ -689,10 +694,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
             fs.failed[q] = (unsigned char)(j == 0);
         }
         fs.ex[q] = FS_DONE;
-        if (u->exact &&
-            !(okx[q] && fused_quick(&ex[q], y[q], x[q], &a->ex_loc[rg], NULL, NULL, rg))) {
-            fs.ex[q] = FS_FULL;
-            if (okx[q] && fused_measure(&ex[q], y[q], &fs.fx[q])) {
+        if (u->exact) {
+            int dx = fused_quick(&ex[q], okx[q], y[q], x[q], &a->ex_loc[rg], NULL, NULL, rg,
+                                 &fs.fx[q]);
+            fs.ex[q] = dx == 2 ? FS_DONE : FS_FULL;
+            if (dx == 1) {
                 fs.ex[q] = FS_DECIDED;
                 if (!need_max && !fused_below_max(&a->ex_loc[rg], &fs.fx[q], x[q]))
                     need_max = 1;

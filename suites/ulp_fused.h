@@ -326,14 +326,15 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
  * the whole enclosure lie on the same side of each: n = floor(C 2^-16) (C >> 16) and RN is
  * n + 1 exactly when C 2^-16 - n >= 1/2 (bit 15 of C), which is gs_fused_measure_f32's
  * decision (its lo > n, hi < n + 1 and lo - n > 1/2 or hi - n < 1/2 all hold then).  V
- * itself is known (gs_fused_exact_errs): the errors are measure.c's.  Sets only the fields
- * that the exact case's readers use (ulp.c fused_judge, fused_below_max, fused_count): want,
- * cr, faithful, want_class, cr_distance, defect (none or ulp_exceeded: y has f(x)'s sign and
- * is finite and nonzero), exact_errs (1), ulp, abs and a, with the same values as
- * gs_fused_measure_f32 (tests/suites/test_ulp_fused.c compares them); 0 when the case is not
- * this one (nothing set). */
-static inline int gs_fused_measure_f32_quick(const struct geluref_encl *e, uint64_t y,
-                                             struct gs_fused_meas *fm)
+ * itself is known (gs_fused_exact_errs): the errors are measure.c's.  Sets every field, with
+ * the same values as gs_fused_measure_f32 (tests/suites/test_ulp_fused.c compares them):
+ * the defect is none or ulp_exceeded (y has f(x)'s sign and is finite and nonzero), simple,
+ * not rel_one, exact_errs; 0 when the case is not this one (nothing set).  With all = 0
+ * (gs_fused_quick_core) d, w, ms and simple are left unset: the fields that the exact case's
+ * tests read (ulp.c fused_judge, fused_below_max, fused_count) are set, by the same
+ * operations. */
+static inline __attribute__((always_inline)) int
+gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_meas *fm, int all)
 {
     uint64_t mb;
     memcpy(&mb, &e->m, sizeof mb);
@@ -365,6 +366,7 @@ static inline int gs_fused_measure_f32_quick(const struct geluref_encl *e, uint6
     fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
     fm->want_class = GS_WANT_NORMAL;
     fm->defect = fm->cr ? GS_K_NONE : GS_K_ULP_EXCEEDED;
+    fm->rel_one = 0;
     /* y 2^-k as gs_fused_measure_f32_fast: the significand in f(x)'s binade, else the exact
      * product */
     double ys;
@@ -378,11 +380,24 @@ static inline int gs_fused_measure_f32_quick(const struct geluref_encl *e, uint6
     }
     /* gs_fused_exact_errs with y and V of one sign: |(-ys) - (-a)| = |ys - a| exactly */
     double a = (double)(cl | 1) * 0x1p-16;
+    if (all) {
+        fm->simple = 1;
+        fm->d = fabs(ys - ms);
+        fm->w = es + 0x1p-16;
+        fm->ms = ms;
+    }
+    fm->p2k = gs_fused_pow2(E - 23);
     fm->exact_errs = 1;
     fm->ulp = fabs(ys - a);
-    fm->abs = fm->ulp * gs_fused_pow2(E - 23);
+    fm->abs = fm->ulp * fm->p2k;
     fm->a = a;
     return 1;
+}
+
+static inline int gs_fused_measure_f32_quick(const struct geluref_encl *e, uint64_t y,
+                                             struct gs_fused_meas *fm)
+{
+    return gs_fused_quick_core(e, y, fm, 1);
 }
 
 #endif

@@ -104,14 +104,16 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
                      geluref_func_name(f), (unsigned long long)x, (unsigned long long)y, rf);
         n_fast += rf == 1;
         /* the sweep loop's quick case: where it decides, gs_fused_measure_f32 knows V, and
-         * every field it sets is the same */
+         * every field is the same */
         struct gs_fused_meas fq;
         memset(&fq, 0, sizeof fq);
         if (gs_fused_measure_f32_quick(&e, y, &fq)) {
             n_quick++;
             if (!fm.exact_errs || fq.want != fm.want || fq.cr != fm.cr ||
                 fq.faithful != fm.faithful || fq.cr_distance != fm.cr_distance ||
-                fq.want_class != fm.want_class || fq.defect != fm.defect || !fq.exact_errs ||
+                fq.want_class != fm.want_class || fq.defect != fm.defect ||
+                fq.simple != fm.simple || fq.rel_one != fm.rel_one || fq.d != fm.d ||
+                fq.w != fm.w || fq.ms != fm.ms || fq.p2k != fm.p2k || !fq.exact_errs ||
                 fq.ulp != fm.ulp || fq.abs != fm.abs || fq.a != fm.a)
                 fail_msg("%s x=0x%08llx y=0x%08llx: the quick case differs",
                          geluref_func_name(f), (unsigned long long)x, (unsigned long long)y);
