@@ -510,10 +510,9 @@ struct fused_state {
  * f: the findings (unused without v).  Returns 2 when accounted, 1 when *fm holds the
  * decided measurement for the passes below, 0 when the enclosure decides nothing. */
 static inline __attribute__((always_inline)) int
-fused_quick(const struct geluref_encl *e, int ok, uint64_t y, uint64_t x,
-                              struct gs_errstat *st, const struct gs_policy_values *v,
-                              struct gs_findings *f, enum gs_region rg,
-                              struct gs_fused_meas *fm)
+fused_quick(const struct geluref_encl *e, int ok, uint64_t y, uint64_t x, struct gs_errstat *st,
+            const struct gs_policy_values *v, struct gs_findings *f, enum gs_region rg,
+            struct gs_fused_meas *fm)
 {
     if (!ok)
         return 0;
@@ -719,7 +718,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         return 1;
     /* pass 4.  When nothing was picked, pass 1 found every decided measurement below the
      * maxima (need_max stayed 0 only if each test passed) and nothing has touched the maxima
-     * since (pass 4 itself only counts), so the test is not taken again. */
+     * since (pass 4 itself only counts, as pass 1's quick case did), so the test is not taken
+     * again. */
     int full = 0; /* any measurement left to pass 5 */
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = (enum gs_region)fs.rg[q];
