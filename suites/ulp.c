@@ -497,6 +497,37 @@ struct fused_state {
     unsigned char rg[ULP_MEAS_BLOCK];
 };
 
+/* Pass 1's measurement of (x, y) from enclosure e (ok: e holds), its quick case accounted at
+ * once: when gs_fused_measure_f32_quick decides it with V itself known, its verdict is
+ * certain, its errors are below the maxima of its statistics st and, failed, it cannot enter
+ * its worst list, it is counted as pass 4 would count it (fused_count into st; failed, into
+ * the findings' count by gs_findings_count_unkept, which counts only where certain) instead
+ * of being kept for passes 2 to 4.  The same result: the maxima and the worst lists only
+ * grow ahead of it, so what is below them now is below them when pass 4 would have tested
+ * it; counts add up in any order; the picks of pass 2 only choose which other inputs are
+ * measured in full first, never what any input adds (each is either certain or measured in
+ * full).  v: the policy (NULL for the exact function's measurement, which is not judged);
+ * f: the findings (unused without v).  Returns 2 when accounted, 1 when *fm holds the
+ * decided measurement for the passes below, 0 when the enclosure decides nothing. */
+static inline __attribute__((always_inline)) int
+fused_quick(const struct geluref_encl *e, int ok, uint64_t y, uint64_t x, struct gs_errstat *st,
+            const struct gs_policy_values *v, struct gs_findings *f, enum gs_region rg,
+            struct gs_fused_meas *fm)
+{
+    if (!ok)
+        return 0;
+    struct gs_fused_meas qm;
+    if (!gs_fused_quick_core(e, y, &qm, 0))
+        return fused_measure(e, y, fm);
+    int j = v ? fused_judge(v, &qm) : 1;
+    if (j >= 0 && fused_below_max(st, &qm, x) &&
+        (j == 1 || gs_findings_count_unkept(f, qm.defect, rg, qm.ulp, 1, x))) {
+        fused_count(st, &qm);
+        return 2;
+    }
+    return gs_fused_measure_f32_quick(e, y, fm); /* the same case, every field (1) */
+}
+
 /* Among the block's decided measurements (st[q] = FS_DECIDED), for each error kind (ulp,
  * absolute, relative) the one of the largest lower bound, if it could move the maximum of that
  * kind of its statistics: picked to be measured in full first (FS_PICKED), so that the maxima
@@ -640,11 +671,16 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         geluref_enclose_n(u->exact, xd, k, ex, okx);
     /* pass 1 */
     int need_max = 0, need_worst = 0;
+    uint64_t decided = 0;
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = region_of(GELUREF_F32, x[q]);
         fs.rg[q] = (unsigned char)rg;
         fs.own[q] = FS_FULL;
-        if (ok[q] && fused_measure(&en[q], y[q], &fs.fm[q])) {
+        int d = fused_quick(&en[q], ok[q], y[q], x[q], &a->loc[rg], v, &a->f, rg, &fs.fm[q]);
+        if (d == 2) {
+            fs.own[q] = FS_DONE;
+            decided++;
+        } else if (d == 1) {
             int j = fused_judge(v, &fs.fm[q]);
             if (j >= 0) {
                 fs.own[q] = FS_DECIDED;
@@ -658,8 +694,10 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         }
         fs.ex[q] = FS_DONE;
         if (u->exact) {
-            fs.ex[q] = FS_FULL;
-            if (okx[q] && fused_measure(&ex[q], y[q], &fs.fx[q])) {
+            int dx = fused_quick(&ex[q], okx[q], y[q], x[q], &a->ex_loc[rg], NULL, NULL, rg,
+                                 &fs.fx[q]);
+            fs.ex[q] = dx == 2 ? FS_DONE : FS_FULL;
+            if (dx == 1) {
                 fs.ex[q] = FS_DECIDED;
                 if (!need_max && !fused_below_max(&a->ex_loc[rg], &fs.fx[q], x[q]))
                     need_max = 1;
@@ -680,8 +718,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         return 1;
     /* pass 4.  When nothing was picked, pass 1 found every decided measurement below the
      * maxima (need_max stayed 0 only if each test passed) and nothing has touched the maxima
-     * since (pass 4 itself only counts), so the test is not taken again. */
-    uint64_t decided = 0;
+     * since (pass 4 itself only counts, as pass 1's quick case did), so the test is not taken
+     * again. */
     int full = 0; /* any measurement left to pass 5 */
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = (enum gs_region)fs.rg[q];

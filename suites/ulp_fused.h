@@ -318,4 +318,86 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
     return 1;
 }
 
+/* The measurement's quick case, for the sweep's loop (ulp.c fused_quick): a two-sided
+ * enclosure of a normal result (E >= -126, as gs_fused_measure_f32_fast) that lies in one open
+ * cell between 40-bit numbers, (C, C + 1) 2^-16 in units of 2^k, and a finite nonzero output
+ * of f(x)'s sign.  The cell alone decides all three roundings: the integers n and n + 1/2 of
+ * the units are multiples of 2^16 and 2^15 cells, never inside an open cell, so f(x) 2^-k and
+ * the whole enclosure lie on the same side of each: n = floor(C 2^-16) (C >> 16) and RN is
+ * n + 1 exactly when C 2^-16 - n >= 1/2 (bit 15 of C), which is gs_fused_measure_f32's
+ * decision (its lo > n, hi < n + 1 and lo - n > 1/2 or hi - n < 1/2 all hold then).  V
+ * itself is known (gs_fused_exact_errs): the errors are measure.c's.  Sets every field, with
+ * the same values as gs_fused_measure_f32 (tests/suites/test_ulp_fused.c compares them):
+ * the defect is none or ulp_exceeded (y has f(x)'s sign and is finite and nonzero), simple,
+ * not rel_one, exact_errs; 0 when the case is not this one (nothing set).  With all = 0
+ * (gs_fused_quick_core) d, w, ms and simple are left unset: the fields that the exact case's
+ * tests read (ulp.c fused_judge, fused_below_max, fused_count) are set, by the same
+ * operations. */
+static inline __attribute__((always_inline)) int
+gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_meas *fm, int all)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
+    int64_t E = em + e->e;
+    uint64_t sign = (mb >> 63) << 31, ymag = y & 0x7fffffffu;
+    if (E < -126 || E > 127 || em == -1023 || em == 1024 || e->side != 0 ||
+        (y & 0x80000000u) != sign || ymag == 0 || ymag >= 0x7f800000u)
+        return 0;
+    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
+    double ms;
+    memcpy(&ms, &msb, sizeof ms);
+    double es = e->err * gs_fused_pow2(23 - em);
+    /* lo 2^16 and hi 2^16 as gs_fused_exact_errs (the scaling is exact) */
+    double l16 = (ms - es) * 0x1p16, h16 = (ms + es) * 0x1p16;
+    if (!(l16 >= 0x1p39 && h16 < 0x1p40)) /* lo >= 2^23, hi < 2^24: the binade */
+        return 0;
+    int64_t cl = (int64_t)l16; /* floor: 0 < l16 < 2^40 */
+    double c = (double)cl;
+    if (!(l16 > c && h16 < c + 1))
+        return 0;
+    uint64_t base = (uint64_t)(E + 126) << 23, rz = base + ((uint64_t)cl >> 16);
+    uint64_t rn = rz + (((uint64_t)cl >> 15) & 1);
+    if (rn >= 0x7f800000u)
+        return 0;
+    fm->want = sign | rn;
+    fm->cr = ymag == rn;
+    fm->faithful = ymag == rz || ymag == rz + 1;
+    fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
+    fm->want_class = GS_WANT_NORMAL;
+    fm->defect = fm->cr ? GS_K_NONE : GS_K_ULP_EXCEEDED;
+    fm->rel_one = 0;
+    /* y 2^-k as gs_fused_measure_f32_fast: the significand in f(x)'s binade, else the exact
+     * product */
+    double ys;
+    if ((ymag >> 23) == (uint64_t)(E + 127)) {
+        ys = (double)(ymag - base);
+    } else {
+        uint32_t yb = (uint32_t)ymag;
+        float yf;
+        memcpy(&yf, &yb, sizeof yf);
+        ys = (double)yf * gs_fused_pow2(23 - E);
+    }
+    /* gs_fused_exact_errs with y and V of one sign: |(-ys) - (-a)| = |ys - a| exactly */
+    double a = (double)(cl | 1) * 0x1p-16;
+    if (all) {
+        fm->simple = 1;
+        fm->d = fabs(ys - ms);
+        fm->w = es + 0x1p-16;
+        fm->ms = ms;
+    }
+    fm->p2k = gs_fused_pow2(E - 23);
+    fm->exact_errs = 1;
+    fm->ulp = fabs(ys - a);
+    fm->abs = fm->ulp * fm->p2k;
+    fm->a = a;
+    return 1;
+}
+
+static inline int gs_fused_measure_f32_quick(const struct geluref_encl *e, uint64_t y,
+                                             struct gs_fused_meas *fm)
+{
+    return gs_fused_quick_core(e, y, fm, 1);
+}
+
 #endif

@@ -7,6 +7,10 @@
  * rel_one says so, and exactly the decided errors where V itself is known, exact_errs).  Inputs: random binary32 bit
  * patterns and values uniform in [-32, 32] of every function (both signs, every binade);
  * outputs: RN(f(x)) and its neighbours up to 20 positions away, the zeros, a random pattern.
+ * The common case's path (gs_fused_measure_f32_fast) and the sweep loop's quick case
+ * (gs_fused_measure_f32_quick) must decide nothing the general one does not, with the same
+ * fields; the quick case without its test of one cell (an unsafe version) must be caught
+ * deciding wrong errors.
  *   default: 3000 inputs of each kind per function, the fast path;
  *   "mpfr":  600 per kind and function with gs_measure on the MPFR path. */
 #include <math.h>
@@ -24,7 +28,7 @@
 
 static struct gs_ref *ref;
 static int use_mpfr;
-static unsigned long n_decided, n_tried, n_fast, n_exact;
+static unsigned long n_decided, n_tried, n_fast, n_exact, n_quick, n_zero_err_wrong;
 
 static double f32_of(uint64_t b)
 {
@@ -99,8 +103,34 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
             fail_msg("%s x=0x%08llx y=0x%08llx: the common case's path differs (%d)",
                      geluref_func_name(f), (unsigned long long)x, (unsigned long long)y, rf);
         n_fast += rf == 1;
+        /* the sweep loop's quick case: where it decides, gs_fused_measure_f32 knows V, and
+         * every field is the same */
+        struct gs_fused_meas fq;
+        memset(&fq, 0, sizeof fq);
+        if (gs_fused_measure_f32_quick(&e, y, &fq)) {
+            n_quick++;
+            if (!fm.exact_errs || fq.want != fm.want || fq.cr != fm.cr ||
+                fq.faithful != fm.faithful || fq.cr_distance != fm.cr_distance ||
+                fq.want_class != fm.want_class || fq.defect != fm.defect ||
+                fq.simple != fm.simple || fq.rel_one != fm.rel_one || fq.d != fm.d ||
+                fq.w != fm.w || fq.ms != fm.ms || fq.p2k != fm.p2k || !fq.exact_errs ||
+                fq.ulp != fm.ulp || fq.abs != fm.abs || fq.a != fm.a)
+                fail_msg("%s x=0x%08llx y=0x%08llx: the quick case differs",
+                         geluref_func_name(f), (unsigned long long)x, (unsigned long long)y);
+        }
         struct gs_meas m;
         assert_int_equal(gs_measure(ref, f, GELUREF_F32, x, y, &m), GELUREF_OK);
+        /* the quick case without its test of one cell (an unsafe version: the cell of the
+         * enclosure's lower end taken for f(x)'s, here as the quick case of the width-0
+         * enclosure at |m| - err) must be caught deciding a wrong error somewhere, so that
+         * the checks here can fail */
+        struct geluref_encl e0 = e;
+        e0.m = e.m > 0 ? e.m - e.err : e.m + e.err;
+        e0.err = 0;
+        struct gs_fused_meas f0;
+        if (gs_fused_measure_f32_quick(&e0, y, &f0) &&
+            (f0.want != m.want || f0.ulp != m.ulp || f0.abs != m.abs_err))
+            n_zero_err_wrong++;
         int ok_fields = fm.want == m.want && fm.cr == m.cr && fm.faithful == m.faithful &&
                         fm.cr_distance == m.cr_distance && fm.want_class == m.want_class &&
                         fm.defect == m.defect &&
@@ -148,7 +178,13 @@ static void test_fused(void **state)
         }
     }
     print_message("%lu of %lu measurements decided by the fused path, %lu by its common case, "
-                  "%lu with V itself\n", n_decided, n_tried, n_fast, n_exact);
+                  "%lu with V itself, %lu by the quick case\n", n_decided, n_tried, n_fast,
+                  n_exact, n_quick);
+    assert_true(n_quick > n_exact / 4); /* the random outputs are often zeros, of the other
+                                          * sign or subnormal: not the quick case */
+    print_message("the quick case without its test of one cell decided a wrong error %lu "
+                  "times\n", n_zero_err_wrong);
+    assert_true(n_zero_err_wrong > 0); /* the comparison above can fail */
     /* most of the core range's correctly rounded and nearby outputs are decided */
     assert_true(n_decided > n_tried / 3);
     print_message("gs_fused_rel_below decided %lu maxima next to the error; a test without "
