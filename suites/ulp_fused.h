@@ -228,6 +228,22 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
     return 1;
 }
 
+/* The output y (magnitude bits ymag, binary32) in units of 2^k, the ulp of f(x)'s binade
+ * E (base: the bits of 2^E less the implicit bit, (E + 126) << 23): in that binade the
+ * significand with its implicit bit; in another (an approximation measured against the exact
+ * function, a tail's large errors) the general path's product, exact (a binary32 value times
+ * 2^-k, -149 <= k <= 104). */
+static inline __attribute__((always_inline)) double gs_fused_ys(uint64_t ymag, int64_t E,
+                                                                uint64_t base)
+{
+    if ((ymag >> 23) == (uint64_t)(E + 127))
+        return (double)(ymag - base);
+    uint32_t yb = (uint32_t)ymag;
+    float yf;
+    memcpy(&yf, &yb, sizeof yf);
+    return (double)yf * gs_fused_pow2(23 - E);
+}
+
 /* gs_fused_measure_f32 for the common case, in fewer operations: a two-sided enclosure of a
  * normal result
  * (E >= -126: ms is |m|'s significand scaled to [2^23, 2^24), k = E - 23, base
@@ -301,18 +317,7 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
     fm->faithful = ymag == base + (uint64_t)ni || ymag == base + (uint64_t)ni + 1;
     fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
     fm->defect = GS_K_ULP_EXCEEDED;
-    /* y 2^-k: in f(x)'s binade the significand with its implicit bit; in another (an
-     * approximation measured against the exact function, a tail's large errors) the general
-     * path's product, exact (a binary32 value times 2^-k, -149 <= k <= 104) */
-    double ys;
-    if ((ymag >> 23) == (uint64_t)(E + 127)) {
-        ys = (double)(ymag - base);
-    } else {
-        uint32_t yb = (uint32_t)ymag;
-        float yf;
-        memcpy(&yf, &yb, sizeof yf);
-        ys = (double)yf * gs_fused_pow2(23 - E);
-    }
+    double ys = gs_fused_ys(ymag, E, base);
     fm->d = fabs(ys - ms);
     gs_fused_exact_errs(fm, lo, hi, 0, (int)(sign != 0), sign ? -ys : ys);
     return 1;
@@ -367,17 +372,7 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
     fm->want_class = GS_WANT_NORMAL;
     fm->defect = fm->cr ? GS_K_NONE : GS_K_ULP_EXCEEDED;
     fm->rel_one = 0;
-    /* y 2^-k as gs_fused_measure_f32_fast: the significand in f(x)'s binade, else the exact
-     * product */
-    double ys;
-    if ((ymag >> 23) == (uint64_t)(E + 127)) {
-        ys = (double)(ymag - base);
-    } else {
-        uint32_t yb = (uint32_t)ymag;
-        float yf;
-        memcpy(&yf, &yb, sizeof yf);
-        ys = (double)yf * gs_fused_pow2(23 - E);
-    }
+    double ys = gs_fused_ys(ymag, E, base); /* as gs_fused_measure_f32_fast */
     /* gs_fused_exact_errs with y and V of one sign: |(-ys) - (-a)| = |ys - a| exactly */
     double a = (double)(cl | 1) * 0x1p-16;
     if (all) {
