@@ -1,6 +1,6 @@
 /* merge.c: one kernel's objects from the shard results of a run joined into the object of the
  * unsharded run (suites.h, gs_kernel_merge; docs/design.md section 9).  The suites that split
- * (shard.c) are merged by their own code (the ulp suite: ulp_merge.c); the others ran whole
+ * (shard.c) are merged by their own code (ulp_merge.c, tail_merge.c); the others ran whole
  * in shard 0 and are taken from there, with the fingerprint and the targets.  The kernel's
  * verdict is recomputed as run.c computes it, and the members are written in run.c's order. */
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "crash.h"
+#include "tail_run.h"
 #include "ulp_run.h"
 
 /* The members of a kernel object in the order run.c writes them. */
@@ -16,6 +17,27 @@ static const char *const member_order[] = {
     "targets", "vs_exact", "error", "suites",
 };
 #define N_MEMBERS (sizeof member_order / sizeof member_order[0])
+
+/* The merged verdict of a split suite: the first shard's error (or skip: a timed-out kernel)
+ * with its note; else fail or pass by the merged findings, as gs_ut_verdict judges them. */
+enum gs_verdict gs_merge_verdict(json_t *const *s, size_t n, const struct gs_findings *f,
+                                 const struct gs_policy_values *pv, const char **note)
+{
+    enum gs_verdict worst = GS_PASS;
+    *note = NULL;
+    for (size_t i = 0; i < n; i++) {
+        enum gs_verdict v = GS_ERROR;
+        gs_verdict_from_name(json_string_value(json_object_get(s[i], "verdict")), &v);
+        if ((v == GS_ERROR || v == GS_SKIP) && (*note == NULL || v == GS_ERROR) &&
+            worst != GS_ERROR) {
+            worst = v;
+            *note = json_string_value(json_object_get(s[i], "note"));
+        }
+    }
+    if (worst != GS_PASS)
+        return worst;
+    return gs_findings_fail(f, pv) ? GS_FAIL : GS_PASS;
+}
 
 /* Suite entry i of every shard (the same suite: checked by name). */
 static int gather(json_t *const *k, size_t n, size_t i, json_t **e, size_t *bad, char *msg,
@@ -53,8 +75,10 @@ static json_t *suite_merge(json_t *const *k, size_t n, size_t i, enum geluref_fu
     if (!e)
         snprintf(msg, size, "out of memory");
     else if (gather(k, n, i, e, bad, msg, size) == 0)
-        o = s == GS_SUITE_ULP ? ulp_merge_json(e, n, func, dt, bad, msg, size) : NULL;
-    if (e && !o && s != GS_SUITE_ULP)
+        o = s == GS_SUITE_ULP    ? ulp_merge_json(e, n, func, dt, bad, msg, size)
+            : s == GS_SUITE_TAIL ? tail_merge_json(e, n, func, dt, bad, msg, size)
+                                 : NULL;
+    if (e && !o && s != GS_SUITE_ULP && s != GS_SUITE_TAIL)
         snprintf(msg, size, "suite %s splits but has no merge", gs_suite_name(s));
     free(e);
     return o;

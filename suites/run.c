@@ -174,8 +174,7 @@ static enum gs_verdict run_suites(struct gs_ctx *c, const struct gs_config *cfg,
                          gs_suite_name(stopped_in));
             } else if (!gs_suite_in_shard(cfg, (enum gs_suite)s)) {
                 /* docs/design.md section 9: gelucheck merge takes this suite from shard 0 */
-                snprintf(r.note, sizeof r.note, "not run in shard %u of %u: this suite runs in "
-                         "shard 0 only", cfg->shard_k, cfg->shard_n);
+                gs_shard_skip_note(cfg, r.note, sizeof r.note);
             } else {
                 suite_fns[s](c, &r);
             }

@@ -1,16 +1,28 @@
 /* shard.c: which work a shard of --shard K/N does (docs/design.md section 9; suites.h).
  *
- * Only the ulp suite splits: it is the one whose work grows with --exhaustive (every binary32
- * input, 2^32), and its statistics are counts, maxima with their arguments and worst lists,
- * which merge exactly.  The tail suite stays whole because its flush point is refined from the
- * first zero output of the whole scan (a kernel run that no merge can redo), and the identity
- * suite because its inputs are a fixed-size sample that --exhaustive does not grow (seconds);
- * special, vector and fingerprint are fixed probe sets (docs/design.md: shard 0 only). */
+ * The ulp and tail suites split: theirs is the work that grows with --exhaustive (every
+ * binary32 input, 2^32, and the tail's scan of every input of its underflow side, about 2^30),
+ * and their statistics are counts, maxima with their arguments and worst lists, which merge
+ * exactly.  The tail suite splits only where its scan takes every input (binary32 with
+ * --exhaustive, f16, bf16) or there is no scan: then its flush point is the scan's first zero
+ * output, the least of the shards'; a sampled scan refines its flush point with kernel calls
+ * between two samples, which no merge can redo, and runs whole in shard 0 (tail.c decides,
+ * after its plan).  The identity suite stays whole because its inputs are a fixed-size sample
+ * that --exhaustive does not grow (seconds); special, vector and fingerprint are fixed probe
+ * sets (docs/design.md: shard 0 only). */
+#include <stdio.h>
+
 #include "suites.h"
 
 int gs_sharded(const struct gs_config *c) { return c->shard_n > 1; }
 
-int gs_suite_splits(enum gs_suite s) { return s == GS_SUITE_ULP; }
+int gs_suite_splits(enum gs_suite s) { return s == GS_SUITE_ULP || s == GS_SUITE_TAIL; }
+
+void gs_shard_skip_note(const struct gs_config *c, char *buf, size_t size)
+{
+    snprintf(buf, size, "not run in shard %u of %u: this suite runs in shard 0 only", c->shard_k,
+             c->shard_n);
+}
 
 int gs_suite_in_shard(const struct gs_config *c, enum gs_suite s)
 {

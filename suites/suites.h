@@ -620,12 +620,17 @@ void gs_suite_fingerprint(struct gs_ctx *c, struct gs_suite_result *r);
 
 /* ---------------------------------------------------------------- shards (shard.c) ------ */
 
-/* --shard K/N (docs/design.md section 9).  The ulp suite, the one that grows with --exhaustive
- * (2^32 inputs for f32), splits its work items: shard K takes items K, K + N, K + 2N, ...
- * (interleaved, so every shard gets the same mix of cheap and costly regions of x).  The other
- * suites run whole in shard 0 and are skipped in the others (docs/scale-out.md says why). */
+/* --shard K/N (docs/design.md section 9).  The ulp and tail suites, whose work grows with
+ * --exhaustive (2^32 inputs for f32), split their work items: shard K takes items K, K + N,
+ * K + 2N, ... (interleaved, so every shard gets the same mix of cheap and costly regions of x);
+ * the tail suite only where its scan takes every input (tail.c; else it runs whole in shard 0).
+ * The other suites run whole in shard 0 and are skipped in the others (docs/scale-out.md says
+ * why). */
 int gs_sharded(const struct gs_config *c);   /* shard_n > 1 */
-int gs_suite_splits(enum gs_suite s);        /* whether s splits its work across shards */
+int gs_suite_splits(enum gs_suite s);        /* whether s may split its work across shards */
+/* The note of a suite that this shard (K > 0) leaves to shard 0: "not run in shard K of N: this
+ * suite runs in shard 0 only" (gelucheck merge recognises it). */
+void gs_shard_skip_note(const struct gs_config *c, char *buf, size_t size);
 /* Whether this shard runs suite s (at all): always unsharded; else in shard 0, or when s
  * splits. */
 int gs_suite_in_shard(const struct gs_config *c, enum gs_suite s);
@@ -634,6 +639,12 @@ uint64_t gs_shard_items(const struct gs_config *c, uint64_t n);
 uint64_t gs_shard_item(const struct gs_config *c, uint64_t j);
 
 /* ---------------------------------------------------------------- merging (merge.c) ------ */
+
+/* The merged verdict of a split suite's entries s[0..n-1] (shard i's s[i]) whose findings
+ * merged into f: the first shard's error (or skip) with its note (*note), else fail or pass
+ * by f under pv, as a run judges them. */
+enum gs_verdict gs_merge_verdict(json_t *const *s, size_t n, const struct gs_findings *f,
+                                 const struct gs_policy_values *pv, const char **note);
 
 /* The kernel objects of one kernel from the n shard results of one run, k[i] from shard i,
  * joined into the object the unsharded run writes: split suites merged (counts added, maxima

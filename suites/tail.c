@@ -292,10 +292,12 @@ static int scan_zeros(struct tail_run *u, unsigned t, const struct tail_job *j, 
     return 0;
 }
 
-static int work(void *arg, unsigned t, uint64_t item)
+/* Job j of this run (item: the global job, whose inputs do not depend on the sharding). */
+static int work(void *arg, unsigned t, uint64_t j_local)
 {
     struct tail_run *u = arg;
     struct tail_acc *a = &u->acc[t];
+    uint64_t item = u->split ? gs_shard_item(u->c->cfg, j_local) : j_local;
     const struct tail_job *j = &u->jobs[item];
     if (atomic_load(&u->stop))
         return 1;
@@ -398,15 +400,30 @@ void gs_suite_tail(struct gs_ctx *c, struct gs_suite_result *r)
     for (unsigned t = 0; !nomem && t < nt; t++)
         nomem = acc_init(&u.acc[t]) != 0;
     nomem = nomem || plan(&u) != 0;
+    const struct gs_config *cfg = c->cfg;
+    if (!nomem && gs_sharded(cfg)) {
+        /* shard.c: split where the scan takes every input (its flush point needs no kernel
+           call, tail_flush.c) or there is none; else the whole suite in shard 0 */
+        u.split = !u.has_scan || u.stride == 1;
+        if (!u.split && cfg->shard_k > 0) {
+            r->verdict = GS_SKIP;
+            gs_shard_skip_note(cfg, r->note, sizeof r->note);
+            goto out;
+        }
+    }
     if (!nomem) {
-        u.prog.total = u.n_scan + (uint64_t)u.n_depth * TAIL_DEPTH_PER_UNIT;
-        for (size_t i = 0; i < u.n_jobs; i++) {
-            const struct tail_job *j = &u.jobs[i];
-            if (j->kind == TJ_BEYOND || j->kind == TJ_SAT)
+        u.n_items = u.split ? gs_shard_items(cfg, u.n_jobs) : u.n_jobs;
+        for (uint64_t i = 0; i < u.n_items; i++) {
+            const struct tail_job *j = &u.jobs[u.split ? gs_shard_item(cfg, i) : i];
+            if (j->kind == TJ_SCAN)
+                u.prog.total += j->n;
+            else if (j->kind == TJ_DEPTH)
+                u.prog.total += TAIL_DEPTH_PER_UNIT;
+            else
                 u.prog.total += j->whole || j->hi - j->lo < TAIL_PER_BINADE ? j->hi - j->lo + 1
                                                                 : TAIL_PER_BINADE;
         }
-        gs_parallel_for(nt, u.n_jobs, work, &u);
+        gs_parallel_for(nt, u.n_items, work, &u);
         gs_ut_progress_end(&u.prog);
         for (unsigned t = 0; t < nt; t++)
             nomem |= u.acc[t].nomem;
@@ -416,8 +433,9 @@ void gs_suite_tail(struct gs_ctx *c, struct gs_suite_result *r)
     if (!nomem && !atomic_load(&u.stop) && tail_refine(&u, &u.acc[0]) != 0 &&
         u.acc[0].nomem)
         nomem = 1;
-    json_t *curve = NULL;
-    if (!nomem && !atomic_load(&u.stop) && !atomic_load(&u.failed) && u.has_side)
+    json_t *curve = NULL; /* plot data: made once, in shard 0 of a split run (merge takes it) */
+    if (!nomem && !atomic_load(&u.stop) && !atomic_load(&u.failed) && u.has_side &&
+        (!u.split || cfg->shard_k == 0))
         curve = tail_curve(&u, &u.acc[0], &nomem);
     if (!nomem) {
         gs_findings_merge(&r->findings, &u.acc[0].f);
@@ -429,6 +447,7 @@ void gs_suite_tail(struct gs_ctx *c, struct gs_suite_result *r)
     }
     json_decref(curve);
     gs_ut_verdict(c, r, "tail", nomem, atomic_load(&u.failed));
+out:
     for (unsigned t = 0; u.acc && t < nt; t++)
         acc_release(&u.acc[t]);
     free(u.acc);

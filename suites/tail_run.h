@@ -58,6 +58,8 @@ struct tail_run {
     uint64_t sat[2];
     struct tail_job *jobs;
     size_t n_jobs, cap_jobs;
+    int split;                 /* --shard K/N: this shard takes jobs K, K + N, ... (shard.c) */
+    uint64_t n_items;          /* the jobs this run takes: n_jobs, or its shard's share */
     uint64_t n_beyond, n_depth_pts, n_sat; /* points per part (filled after the sweep) */
     struct tail_acc *acc;      /* per thread */
     _Atomic int stop;
@@ -82,10 +84,16 @@ static inline int tail_is_ftz(const struct tail_run *u, uint64_t mag)
 }
 
 /* Refines the flush point from the scan's first zero sample (tail_flush.c); thread 0, into
- * acc (the merged accumulators).  Returns 0, or -1 when the kernel or the reference failed. */
+ * acc (the merged accumulators).  A scan of every input (stride 1) needs no kernel call: its
+ * first zero output is the flush point, so the shards of a split run find it alone (the least
+ * of theirs, tail_merge.c).  Returns 0, or -1 when the kernel or the reference failed. */
 int tail_refine(struct tail_run *u, struct tail_acc *acc);
 void tail_acc_merge(struct tail_acc *into, const struct tail_acc *from);
 json_t *tail_metrics_json(const struct tail_run *u);
 json_t *tail_inputs_json(const struct tail_run *u);
+/* The tail suite entries of the n shards of a run joined into the unsharded run's entry
+ * (gelucheck merge; tail_merge.c).  NULL with msg set (and *bad_shard) on a bad entry. */
+json_t *tail_merge_json(json_t *const *s, size_t n, enum geluref_func func,
+                        enum geluref_dtype dt, size_t *bad_shard, char *msg, size_t size);
 
 #endif

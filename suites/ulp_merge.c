@@ -125,34 +125,13 @@ int ulp_entry_read(struct ulp_acc *a, const struct ulp_run *u, const json_t *s, 
     return entry_from_json(a, u, s, sev, &e);
 }
 
-/* The merged verdict: the first shard's error (or skip: a timed-out kernel) with its note;
- * else fail or pass by the merged findings, as gs_ut_verdict judges them. */
-static enum gs_verdict verdict_of(json_t *const *s, size_t n, const struct ulp_acc *a,
-                                  const struct gs_policy_values *pv, const char **note)
-{
-    enum gs_verdict worst = GS_PASS;
-    *note = NULL;
-    for (size_t i = 0; i < n; i++) {
-        enum gs_verdict v = GS_ERROR;
-        gs_verdict_from_name(json_string_value(json_object_get(s[i], "verdict")), &v);
-        if ((v == GS_ERROR || v == GS_SKIP) && (*note == NULL || v == GS_ERROR) &&
-            worst != GS_ERROR) {
-            worst = v;
-            *note = json_string_value(json_object_get(s[i], "note"));
-        }
-    }
-    if (worst != GS_PASS)
-        return worst;
-    return gs_findings_fail(&a->f, pv) ? GS_FAIL : GS_PASS;
-}
-
 /* The entry, in suite_json's member order (run.c). */
 static json_t *entry_json(const struct ulp_run *u, json_t *const *s, size_t n,
                           const struct gs_policy_values *pv, enum geluref_func func)
 {
     const struct ulp_acc *a = &u->acc[0];
     const char *note;
-    enum gs_verdict v = verdict_of(s, n, a, pv, &note);
+    enum gs_verdict v = gs_merge_verdict(s, n, &a->f, pv, &note);
     json_t *inputs = json_deep_copy(json_object_get(s[0], "inputs"));
     json_t *m = ulp_metrics_json(u);
     json_t *curve = json_object_get(json_object_get(json_object_get(s[0], "metrics"),

@@ -3,15 +3,19 @@
 #   -DEXE=gelucheck  -DDIR=folder (made afresh)
 # in DIR: s0of2.json, s1of2.json (libm erf1p.f16, ulp suite, shards 0 and 1 of 2), s1of3.json
 # (shard 1 of 3), seed2_s1of2.json (shard 1 of 2 of a run with another seed) and
-# incomplete_s1of2.json (s1of2.json saying "complete": false, as an interrupted run will).
+# incomplete_s1of2.json (s1of2.json saying "complete": false, as an interrupted run will);
+# t0of2.json, t1of2.json (libm erf1p.f16, tail suite, which splits in f16: its scan takes
+# every input) and t1of2_unknown.json (t1of2.json with a tail metric merge does not know).
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
-foreach(spec "s0of2:0/2:1" "s1of2:1/2:1" "s1of3:1/3:1" "seed2_s1of2:1/2:2")
+foreach(spec "s0of2:0/2:1:ulp" "s1of2:1/2:1:ulp" "s1of3:1/3:1:ulp" "seed2_s1of2:1/2:2:ulp"
+        "t0of2:0/2:1:tail" "t1of2:1/2:1:tail")
     string(REPLACE ":" ";" spec "${spec}")
     list(GET spec 0 name)
     list(GET spec 1 shard)
     list(GET spec 2 seed)
-    execute_process(COMMAND "${EXE}" run --adapter libm --kernel erf1p.f16 --suite ulp
+    list(GET spec 3 suite)
+    execute_process(COMMAND "${EXE}" run --adapter libm --kernel erf1p.f16 --suite ${suite}
         --threads 1 --seed ${seed} --shard ${shard} --json ${name}.json
         WORKING_DIRECTORY "${DIR}" RESULT_VARIABLE rc OUTPUT_QUIET ERROR_VARIABLE err)
     if(rc GREATER 1)
@@ -24,3 +28,9 @@ if(NOT text MATCHES "\"complete\": false")
     message(FATAL_ERROR "s1of2.json has no \"complete\": true to change")
 endif()
 file(WRITE "${DIR}/incomplete_s1of2.json" "${text}")
+file(READ "${DIR}/t1of2.json" text)
+string(REPLACE "\"zero_outputs_measured\": " "\"flush_count\": 1, \"zero_outputs_measured\": " text "${text}")
+if(NOT text MATCHES "\"flush_count\": 1")
+    message(FATAL_ERROR "t1of2.json has no tail metric \"zero_outputs_measured\"")
+endif()
+file(WRITE "${DIR}/t1of2_unknown.json" "${text}")
