@@ -39,6 +39,41 @@ enum gs_verdict gs_merge_verdict(json_t *const *s, size_t n, const struct gs_fin
     return gs_findings_fail(f, pv) ? GS_FAIL : GS_PASS;
 }
 
+int gs_merge_known_members(const json_t *m, const char *const *known, size_t n,
+                           const char *suite, char *msg, size_t size)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach((json_t *)m, key, v) {
+        size_t k = 0;
+        while (k < n && strcmp(key, known[k]) != 0)
+            k++;
+        if (k == n) {
+            snprintf(msg, size, "%s suite: 'metrics'.'%.64s' is unknown to gelucheck merge",
+                     suite, key);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+json_t *gs_merge_entry_json(const char *name, enum gs_verdict v, uint64_t points, json_t *inputs,
+                            json_t *metrics, const struct gs_findings *f,
+                            const struct gs_policy_values *pv, enum geluref_func func,
+                            enum geluref_dtype dt, const char *note)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(name));
+    json_object_set_new(o, "verdict", json_string(gs_verdict_name(v)));
+    json_object_set_new(o, "points", json_integer((json_int_t)points));
+    json_object_set_new(o, "inputs", inputs ? inputs : json_null());
+    json_object_set_new(o, "metrics", metrics ? metrics : json_object());
+    gs_findings_json(o, f, pv, func, dt);
+    if (note)
+        json_object_set_new(o, "note", json_string(note));
+    return o;
+}
+
 /* Suite entry i of every shard (the same suite: checked by name). */
 static int gather(json_t *const *k, size_t n, size_t i, json_t **e, size_t *bad, char *msg,
                   size_t size)

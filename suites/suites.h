@@ -645,6 +645,16 @@ uint64_t gs_shard_item(const struct gs_config *c, uint64_t j);
  * by f under pv, as a run judges them. */
 enum gs_verdict gs_merge_verdict(json_t *const *s, size_t n, const struct gs_findings *f,
                                  const struct gs_policy_values *pv, const char **note);
+/* 0 when every member of the metrics object m is one of known[0..n-1]; else -1 and msg
+ * ("SUITE suite: 'metrics'.'KEY' is unknown to gelucheck merge": merging would lose it). */
+int gs_merge_known_members(const json_t *m, const char *const *known, size_t n,
+                           const char *suite, char *msg, size_t size);
+/* A merged split suite's entry in run.c's member order (name, verdict, points, inputs,
+ * metrics, the findings, note if not NULL); takes inputs and metrics (NULL: null and {}). */
+json_t *gs_merge_entry_json(const char *name, enum gs_verdict v, uint64_t points, json_t *inputs,
+                            json_t *metrics, const struct gs_findings *f,
+                            const struct gs_policy_values *pv, enum geluref_func func,
+                            enum geluref_dtype dt, const char *note);
 
 /* The kernel objects of one kernel from the n shard results of one run, k[i] from shard i,
  * joined into the object the unsharded run writes: split suites merged (counts added, maxima

@@ -336,14 +336,7 @@ static int work(void *arg, unsigned t, uint64_t j_local)
 
 static int acc_init(struct tail_acc *a)
 {
-    memset(a, 0, sizeof *a);
-    gs_findings_init(&a->f);
-    a->kmin = UINT64_MAX;
-    gs_errstat_init(&a->beyond);
-    for (int i = 0; i < TAIL_DEPTH_MAX; i++)
-        gs_errstat_init(&a->depth[i]);
-    gs_errstat_init(&a->sat[0]);
-    gs_errstat_init(&a->sat[1]);
+    tail_acc_clear(a);
     a->x = malloc(GS_UT_BATCH * sizeof *a->x);
     a->y = malloc(GS_UT_BATCH * sizeof *a->y);
     return a->x && a->y ? 0 : -1;

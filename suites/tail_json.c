@@ -1,7 +1,20 @@
 /* The tail suite's metrics and input description (see tail.c). */
 #include <stdio.h>
+#include <string.h>
 
 #include "tail_run.h"
+
+void tail_acc_clear(struct tail_acc *a)
+{
+    memset(a, 0, sizeof *a);
+    gs_findings_init(&a->f);
+    a->kmin = UINT64_MAX;
+    gs_errstat_init(&a->beyond);
+    for (int i = 0; i < TAIL_DEPTH_MAX; i++)
+        gs_errstat_init(&a->depth[i]);
+    gs_errstat_init(&a->sat[0]);
+    gs_errstat_init(&a->sat[1]);
+}
 
 void tail_acc_merge(struct tail_acc *into, const struct tail_acc *from)
 {

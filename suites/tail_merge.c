@@ -96,18 +96,8 @@ static int metrics_from_json(struct tail_acc *a, const struct tail_run *u, const
         "zero_outputs_measured", "ftz", "premature_flush", "signed_zero", "depth",
         "beyond_last_nonzero", "saturation", "saturation_neg", "curve",
     };
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)m, key, v) {
-        size_t k = 0;
-        while (k < sizeof known / sizeof known[0] && strcmp(key, known[k]) != 0)
-            k++;
-        if (k == sizeof known / sizeof known[0]) { /* it would be lost: refuse */
-            snprintf(msg, size, "tail suite: 'metrics'.'%.64s' is unknown to gelucheck merge",
-                     key);
-            return -1;
-        }
-    }
+    if (gs_merge_known_members(m, known, sizeof known / sizeof known[0], "tail", msg, size))
+        return -1;
     uint64_t fbits;
     if (value_of(m, "flush_point", has_flush, &fbits))
         return bad(msg, size, "'metrics'.'flush_point'");
@@ -117,6 +107,7 @@ static int metrics_from_json(struct tail_acc *a, const struct tail_run *u, const
         count_of(m, "premature_flush", &a->prem) || count_of(m, "signed_zero", &a->signed_zero))
         return bad(msg, size, "count in 'metrics'");
     size_t i;
+    json_t *v;
     json_array_foreach(json_object_get(m, "depth"), i, v) {
         unsigned b;
         if (bin_of(u, json_string_value(json_object_get(v, "bin")), &b) ||
@@ -164,18 +155,6 @@ static int entry_from_json(struct tail_acc *a, const struct tail_run *u, const j
     return 0;
 }
 
-static void acc_clear(struct tail_acc *a)
-{
-    memset(a, 0, sizeof *a);
-    gs_findings_init(&a->f);
-    a->kmin = UINT64_MAX;
-    gs_errstat_init(&a->beyond);
-    for (int i = 0; i < TAIL_DEPTH_MAX; i++)
-        gs_errstat_init(&a->depth[i]);
-    gs_errstat_init(&a->sat[0]);
-    gs_errstat_init(&a->sat[1]);
-}
-
 /* The entry, in suite_json's member order (run.c), inputs and metrics as the run writes them. */
 static json_t *entry_json(const struct tail_run *u, json_t *const *s, size_t n, size_t with,
                           const struct gs_policy_values *pv, enum geluref_func func)
@@ -199,16 +178,7 @@ static json_t *entry_json(const struct tail_run *u, json_t *const *s, size_t n, 
                             gs_ut_count_json(a->sat_checked[0] + a->sat_checked[1]));
         json_object_set_new(in, "count", gs_ut_count_json(a->points));
     }
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string("tail"));
-    json_object_set_new(o, "verdict", json_string(gs_verdict_name(v)));
-    json_object_set_new(o, "points", json_integer((json_int_t)a->points));
-    json_object_set_new(o, "inputs", in ? in : json_null());
-    json_object_set_new(o, "metrics", m ? m : json_object());
-    gs_findings_json(o, &a->f, pv, func, u->c->dt);
-    if (note)
-        json_object_set_new(o, "note", json_string(note));
-    return o;
+    return gs_merge_entry_json("tail", v, a->points, in, m, &a->f, pv, func, u->c->dt, note);
 }
 
 json_t *tail_merge_json(json_t *const *s, size_t n, enum geluref_func func,
@@ -247,7 +217,7 @@ json_t *tail_merge_json(json_t *const *s, size_t n, enum geluref_func func,
     gs_ut_shape_of(dt, &u.sh);
     json_t *o = NULL;
     *bad_shard = 0;
-    acc_clear(&all);
+    tail_acc_clear(&all);
     /* the shape from the first shard with metrics (they are {} only where memory ran out) */
     size_t with = 0;
     while (with < n && json_object_size(json_object_get(s[with], "metrics")) == 0)
@@ -260,7 +230,7 @@ json_t *tail_merge_json(json_t *const *s, size_t n, enum geluref_func func,
     for (; i < n; i++) {
         int has;
         uint64_t flush;
-        acc_clear(&one);
+        tail_acc_clear(&one);
         int rc = entry_from_json(&one, &u, s[i], pv.severity, &has, &flush, msg, size);
         if (rc == 0) {
             tail_acc_merge(&all, &one);

@@ -88,6 +88,8 @@ static inline int tail_is_ftz(const struct tail_run *u, uint64_t mag)
  * first zero output is the flush point, so the shards of a split run find it alone (the least
  * of theirs, tail_merge.c).  Returns 0, or -1 when the kernel or the reference failed. */
 int tail_refine(struct tail_run *u, struct tail_acc *acc);
+/* Empty accumulators (no buffers: x and y NULL). */
+void tail_acc_clear(struct tail_acc *a);
 void tail_acc_merge(struct tail_acc *into, const struct tail_acc *from);
 json_t *tail_metrics_json(const struct tail_run *u);
 json_t *tail_inputs_json(const struct tail_run *u);

@@ -87,18 +87,9 @@ static int metrics_from_json(struct ulp_acc *a, const struct ulp_run *u, const j
         return bad(e, "'metrics'.'vs_exact'");
     /* a member this reader does not know would be lost: refuse rather than drop it */
     static const char *const known[] = { "overall", "regions", "binades", "vs_exact" };
-    const char *key;
-    json_t *v;
-    json_object_foreach((json_t *)m, key, v) {
-        size_t k = 0;
-        while (k < sizeof known / sizeof known[0] && strcmp(key, known[k]) != 0)
-            k++;
-        if (k == sizeof known / sizeof known[0]) {
-            snprintf(e->msg, e->size, "ulp suite: 'metrics'.'%.64s' is unknown to gelucheck "
-                     "merge", key);
-            return -1;
-        }
-    }
+    if (gs_merge_known_members(m, known, sizeof known / sizeof known[0], "ulp", e->msg,
+                               e->size))
+        return -1;
     return 0;
 }
 
@@ -141,16 +132,7 @@ static json_t *entry_json(const struct ulp_run *u, json_t *const *s, size_t n,
         json_object_set_new(vx, "curve", json_deep_copy(curve));
     if (json_is_object(inputs) && json_object_get(inputs, "count"))
         json_object_set_new(inputs, "count", gs_ut_count_json(a->points));
-    json_t *o = json_object();
-    json_object_set_new(o, "name", json_string("ulp"));
-    json_object_set_new(o, "verdict", json_string(gs_verdict_name(v)));
-    json_object_set_new(o, "points", json_integer((json_int_t)a->points));
-    json_object_set_new(o, "inputs", inputs ? inputs : json_null());
-    json_object_set_new(o, "metrics", m ? m : json_object());
-    gs_findings_json(o, &a->f, pv, func, u->c->dt);
-    if (note)
-        json_object_set_new(o, "note", json_string(note));
-    return o;
+    return gs_merge_entry_json("ulp", v, a->points, inputs, m, &a->f, pv, func, u->c->dt, note);
 }
 
 json_t *ulp_merge_json(json_t *const *s, size_t n, enum geluref_func func,

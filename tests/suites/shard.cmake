@@ -95,6 +95,8 @@ merge_test(tail_ok 1 "merge|${sr}/t1of2.json|${sr}/t0of2.json|--json|${out}"
     OUT "FAIL   libm  erf1p[.]f16  gelu f16  worst: [^\n]*\n.*; merged from 2 shards;")
 merge_test(tail_unknown_metric 2 "merge|${sr}/t0of2.json|${sr}/t1of2_unknown.json|--json|${out}"
     EMPTY_OUT ERR "^${e}[^\n]*/t1of2_unknown[.]json: kernels[[]0[]] [(]'erf1p[.]f16'[)]: tail suite: 'metrics'[.]'flush_count' is unknown to gelucheck merge\n$")
+merge_test(ulp_unknown_metric 2 "merge|${sr}/s0of2.json|${sr}/s1of2_unknown.json|--json|${out}"
+    EMPTY_OUT ERR "^${e}[^\n]*/s1of2_unknown[.]json: kernels[[]0[]] [(]'erf1p[.]f16'[)]: ulp suite: 'metrics'[.]'spread' is unknown to gelucheck merge\n$")
 merge_test(bad_json 2 "merge|${sr}/s0of2.json|${fx}/bad_syntax.json|--json|${out}" EMPTY_OUT
     ERR "^${e}[^\n]*/bad_syntax[.]json: line 3, column 16: unexpected token")
 merge_test(bad_schema 2 "merge|${fx}/bad_schema.json|${sr}/s0of2.json|--json|${out}" EMPTY_OUT

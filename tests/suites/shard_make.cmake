@@ -5,7 +5,8 @@
 # (shard 1 of 3), seed2_s1of2.json (shard 1 of 2 of a run with another seed) and
 # incomplete_s1of2.json (s1of2.json saying "complete": false, as an interrupted run will);
 # t0of2.json, t1of2.json (libm erf1p.f16, tail suite, which splits in f16: its scan takes
-# every input) and t1of2_unknown.json (t1of2.json with a tail metric merge does not know).
+# every input), s1of2_unknown.json and t1of2_unknown.json (s1of2.json and t1of2.json with a
+# ulp and a tail metric merge does not know).
 file(REMOVE_RECURSE "${DIR}")
 file(MAKE_DIRECTORY "${DIR}")
 foreach(spec "s0of2:0/2:1:ulp" "s1of2:1/2:1:ulp" "s1of3:1/3:1:ulp" "seed2_s1of2:1/2:2:ulp"
@@ -22,15 +23,18 @@ foreach(spec "s0of2:0/2:1:ulp" "s1of2:1/2:1:ulp" "s1of3:1/3:1:ulp" "seed2_s1of2:
         message(FATAL_ERROR "gelucheck run --shard ${shard}: exit ${rc}\n${err}")
     endif()
 endforeach()
-file(READ "${DIR}/s1of2.json" text)
-string(REPLACE "\"complete\": true" "\"complete\": false" text "${text}")
-if(NOT text MATCHES "\"complete\": false")
-    message(FATAL_ERROR "s1of2.json has no \"complete\": true to change")
-endif()
-file(WRITE "${DIR}/incomplete_s1of2.json" "${text}")
-file(READ "${DIR}/t1of2.json" text)
-string(REPLACE "\"zero_outputs_measured\": " "\"flush_count\": 1, \"zero_outputs_measured\": " text "${text}")
-if(NOT text MATCHES "\"flush_count\": 1")
-    message(FATAL_ERROR "t1of2.json has no tail metric \"zero_outputs_measured\"")
-endif()
-file(WRITE "${DIR}/t1of2_unknown.json" "${text}")
+# edited(FROM TO OLD NEW): DIR/TO is DIR/FROM with the text OLD replaced by NEW (which must
+# then be there)
+function(edited from to old new)
+    file(READ "${DIR}/${from}" text)
+    string(REPLACE "${old}" "${new}" text "${text}")
+    string(FIND "${text}" "${new}" at)
+    if(at EQUAL -1)
+        message(FATAL_ERROR "${from} has no '${old}' to change")
+    endif()
+    file(WRITE "${DIR}/${to}" "${text}")
+endfunction()
+edited(s1of2.json incomplete_s1of2.json "\"complete\": true" "\"complete\": false")
+edited(s1of2.json s1of2_unknown.json "\"overall\": " "\"spread\": 1, \"overall\": ")
+edited(t1of2.json t1of2_unknown.json "\"zero_outputs_measured\": "
+       "\"flush_count\": 1, \"zero_outputs_measured\": ")
