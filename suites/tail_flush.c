@@ -1,8 +1,8 @@
 /* The tail suite's flush point: from the scan's first zero sample a (towards 0 from it the
  * samples are non-zero), the exact float where the output becomes zero.
  *
- * A scan of every input (stride 1: binary32 with --exhaustive, f16, bf16) has its flush point
- * in hand: a is it.  A sampled scan (binary32 without --exhaustive, f64) refines it.
+ * A scan of every input (stride 1: binary32 with --exhaustive, f16, bf16, or a --range of at
+ * most 2^20 inputs) has its flush point in hand: a is it.  A sampled scan (binary32 without --exhaustive, f64) refines it.
  * Assumption: between two adjacent scan samples the output changes from non-zero to zero at
  * most once (a kernel's flush is a threshold, not a pattern); under it the first zero of
  * (b, a] is found by scanning the floats between when there are few (f32: about a thousand
@@ -52,9 +52,10 @@ int tail_refine(struct tail_run *u, struct tail_acc *a)
     uint64_t hi = tail_scan_mag(u, a->kmin); /* output zero */
     if (u->stride == 1) {
         /* every input scanned: hi is the flush point, and its neighbour towards 0, the last
-           non-zero output, was scanned too (its accuracy is the ulp suite's, which measures
-           every input of such a run); nothing to evaluate, so each shard of a split run finds
-           its own first zero and gelucheck merge keeps the least (tail_merge.c) */
+           non-zero output, was scanned too (its accuracy is the ulp suite's: measured with
+           every other input in an exhaustive run, sampled otherwise); nothing to evaluate, so
+           each shard of a split run finds its own first zero and gelucheck merge keeps the
+           least (tail_merge.c) */
         u->has_flush = 1;
         u->flush = hi;
         return 0;
