@@ -42,8 +42,9 @@ static int value_of(const json_t *m, const char *key, int *has, uint64_t *bits)
     return *has ? gs_bits_from_json(j, bits) : 0;
 }
 
-/* The shape of the run from shard 0's entry: what tail_metrics_json reads besides the
- * accumulators (the side and its targets, the depth bins, the saturation thresholds). */
+/* The shape of the run from a shard's entry (the same in every shard): what tail_metrics_json
+ * reads besides the accumulators (the side and its targets, the depth bins, the saturation
+ * thresholds). */
 static int shape_from_json(struct tail_run *u, struct gs_ctx *c, const json_t *e, char *msg,
                            size_t size)
 {
