@@ -209,6 +209,20 @@ static double gelu_sat_x(const struct gr_fx *o)
     return sqrt(2.0 * (o->prec + 1) * 0x1.62e42fefa39f0p-1) * (1 + 0x1p-40);
 }
 
+/* erf's and erfc's saturation: a bound above sqrt((prec+1) ln2) (5.33 for binary32's
+ * prec = 40, 6.97 for binary64's 69), gelu_sat_x / sqrt2 (the same roundings, covered by the
+ * same factor).  Beyond it erfc(z) < e^(-z^2) / (z sqrt(pi)) < e^(-z^2) (the Mills ratio
+ * bound; z sqrt(pi) > 1) is below 2^-(prec+1): erf(z) = 1 - erfc(z) and erfc(-z) =
+ * 2 (1 - erfc(z)/2) lie in the open cell next to 1 and 2 below them (cell()). */
+static double erf_sat_z(const struct gr_fx *o)
+{
+    return sqrt((o->prec + 1) * 0x1.62e42fefa39f0p-1) * (1 + 0x1p-40);
+}
+
+/* The open interval of z beyond the saturation bound up to the double after ERFC_ZMAX (the
+ * rule of |x| > ERFC_ZMAX, which is the same cell, takes over there). */
+#define ERFC_ZMAX_NEXT 0x1.559999999999bp+5 /* the double after 42.7 = 0x1.559999999999ap+5 */
+
 /* x Phi(x) */
 static enum gr_fx_kind gelu(double x, struct gr_fx *o)
 {
@@ -248,6 +262,13 @@ static enum gr_fx_kind normcdf(double x, struct gr_fx *o)
         return run(o, tiny(o, 1), -INFINITY, -60);
     if (x > 40)
         return run(o, cell(o, 1.0, -1), 40, INFINITY);
+    /* below 40 the same cell where Phi(-x) < e^(-x^2/2) (x >= 0.4: gelu's argument) is below
+     * 2^-(prec+1), as one_minus below would find it */
+    if (x > 5.8) {
+        double sx = gelu_sat_x(o);
+        if (x > sx)
+            return run(o, cell(o, 1.0, -1), sx, 0x1.4000000000001p+5);
+    }
     if (fabs(x) < near0(o))
         return run_half(o, cell(o, 0.5, x > 0 ? 1 : -1), x, near0(o));
     int64_t q;
@@ -261,11 +282,30 @@ static enum gr_fx_kind normcdf(double x, struct gr_fx *o)
     return value(o, r, 0, er);
 }
 
+/* phi's flat top: |x| < T = 2^-max(32, floor(prec/2) + 12) (2^-32 for binary32's prec = 40,
+ * 2^-46 for binary64's 69).  phi(x) = phi(0) e^(-x^2/2) with 0 < 1 - e^(-x^2/2) < x^2/2 <
+ * T^2/2 <= 2^-(prec+23) and <= 2^-65: one enclosure for the whole interval, m = 1/sqrt(2 pi)
+ * (within 2^-106), relative error below 2^-106 + T^2/2 over (1 - T^2/2), charged 2^-105 +
+ * T^2/2 (1 + 2^-50) < 2^-60.  It does not depend on x, so the rule is a run (GELUREF_RUN_SAME)
+ * where it decides phi(0)'s prec-bit cell: phi(0) is no closer to a cell's end than that bound
+ * (otherwise fast() gives up and the MPFR path decides, with no run; tests/reference/
+ * test_run.c checks each reported run against the MPFR path).  The binades below T are 94 of
+ * the 126 negative binades of binary32 below 1. */
+static double normpdf_flat_x(const struct gr_fx *o)
+{
+    int k = o->prec / 2 + 12;
+    return dd_ldexp(1.0, -(k > 32 ? k : 32));
+}
+
 /* phi(x) */
 static enum gr_fx_kind normpdf(double x, struct gr_fx *o)
 {
     if (fabs(x) > 60)
         return x > 0 ? run(o, tiny(o, 1), 60, INFINITY) : run(o, tiny(o, 1), -INFINITY, -60);
+    double t = normpdf_flat_x(o);
+    if (fabs(x) < t)
+        return run_half(o, value(o, gr_fast_inv_sqrt2pi, 0, 0x1p-105 + t * t * 0.5 * (1 + 0x1p-50)),
+                        x, t);
     if (fabs(x) < 0x1p-500)
         return value(o, gr_fast_inv_sqrt2pi, 0, 0x1p-106 + 0x1p-490);
     int64_t q;
@@ -344,6 +384,11 @@ static enum gr_fx_kind erfc_fn(double x, struct gr_fx *o)
         return run(o, tiny(o, 1), ERFC_ZMAX, INFINITY);
     if (x < -ERFC_ZMAX)
         return run(o, cell(o, 2.0, -1), -INFINITY, -ERFC_ZMAX);
+    if (x < -4.1) { /* saturation: erf_sat_z (4.16 for bfloat16, the smallest bound) */
+        double sz = erf_sat_z(o);
+        if (x < -sz)
+            return run(o, cell(o, 2.0, -1), -ERFC_ZMAX_NEXT, -sz);
+    }
     if (fabs(x) < near0(o))
         return run_half(o, cell(o, 1.0, x > 0 ? -1 : 1), x, near0(o));
     dd m;
@@ -381,6 +426,12 @@ static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
     if (z > ERFC_ZMAX)
         return x > 0 ? run(o, cell(o, sg, -1), ERFC_ZMAX, INFINITY)
                      : run(o, cell(o, sg, -1), -INFINITY, -ERFC_ZMAX);
+    if (z > 4.1) { /* saturation: erf_sat_z (4.16 for bfloat16, the smallest bound) */
+        double sz = erf_sat_z(o);
+        if (z > sz)
+            return x > 0 ? run(o, cell(o, sg, -1), sz, ERFC_ZMAX_NEXT)
+                         : run(o, cell(o, sg, -1), -ERFC_ZMAX_NEXT, -sz);
+    }
     dd m;
     int64_t q;
     double em = erfc_pos(o, z, &m, &q);

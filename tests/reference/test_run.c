@@ -185,7 +185,12 @@ int main(int argc, char **argv)
     double edges[] = { 40, 60, 30, 1200, 42.7, 30.2, 0x1p-1,
                        /* gelu's saturation from sqrt(2 (p + 17) ln2) on */
                        5.887050112577374, 6.230268221461812, 7.539102652565192,
-                       9.850919006792836 };
+                       9.850919006792836,
+                       /* erf's and erfc's from sqrt((p + 17) ln2) on, and normcdf's (above) */
+                       4.162773055788489, 4.4054649080066985, 5.330950609690335,
+                       6.965651630622663,
+                       /* normpdf's flat top below 2^-32 and 2^-46 */
+                       0x1p-32, 0x1p-46 };
     for (int f = GELUREF_FUNC_FIRST; f <= GELUREF_GELU_GRAD2; f++) {
         enum geluref_func fn = (enum geluref_func)f;
         for (size_t e = 0; e < sizeof edges / sizeof edges[0] + 1; e++) {
@@ -204,6 +209,35 @@ int main(int argc, char **argv)
             if ((b & inf_mag) == inf_mag || b == 0)
                 continue;
             check(fn, b | ((next64() & 1) ? sign_bit : 0));
+        }
+    }
+    /* the rules a binary32 sweep relies on for its runs (suites/ulp.c), reported where the
+     * sweep meets them: saturation of erf, erfc and normcdf below 40, phi's flat top */
+    static const struct {
+        enum geluref_func f;
+        double x, lo, hi;
+    } want[] = {
+        { GELUREF_ERF, -6.0, -42.7, -5.330950609690335 },
+        { GELUREF_ERF, 16.0, 5.330950609690335, 42.7 },
+        { GELUREF_ERFC, -5.5, -42.7, -5.330950609690335 },
+        { GELUREF_NORMCDF, 7.75, 7.539102652565192, 40.0 },
+        { GELUREF_NORMPDF, 1e-20, 0, 0x1p-32 },
+        { GELUREF_NORMPDF, -0x1.fffffep-33, -0x1p-32, 0 },
+    };
+    for (size_t i = 0; dt == GELUREF_F32 && i < sizeof want / sizeof want[0]; i++) {
+        float xf = (float)want[i].x;
+        uint32_t xb;
+        memcpy(&xb, &xf, sizeof xb);
+        struct geluref_odd o;
+        struct geluref_odd_run r;
+        if (geluref_eval_odd_run(want[i].f, dt, xb, GELUREF_PATH_FAST, NULL, NULL, &o, &r) !=
+                GELUREF_OK ||
+            r.kind != GELUREF_RUN_SAME || !(fabs(r.lo - want[i].lo) <= 1e-9 * fabs(want[i].lo)) ||
+            !(fabs(r.hi - want[i].hi) <= 1e-9 * fabs(want[i].hi))) {
+            printf("FAIL %s at %a: no SAME rule over (%a, %a) (kind %d, (%a, %a))\n",
+                   geluref_func_name(want[i].f), want[i].x, want[i].lo, want[i].hi, (int)r.kind,
+                   r.lo, r.hi);
+            n_bad++;
         }
     }
     printf("%s: %" PRIu64 " SAME and %" PRIu64 " SCALED rules, %" PRIu64
