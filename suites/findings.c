@@ -103,6 +103,13 @@ int gs_findings_count_unkept(struct gs_findings *f, enum gs_kind k, enum gs_regi
     return 1;
 }
 
+void gs_findings_count_more(struct gs_findings *f, enum gs_kind k, enum gs_region r, uint64_t n)
+{
+    struct gs_bucket *b = bucket(f, k, r);
+    if (b != NULL)
+        b->count += n;
+}
+
 void gs_findings_add(struct gs_findings *f, const struct gs_finding *x)
 {
     struct gs_bucket *b = bucket(f, x->kind, x->region);

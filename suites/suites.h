@@ -309,6 +309,10 @@ void gs_findings_add(struct gs_findings *f, const struct gs_finding *x);
  * otherwise nothing done, 0. */
 int gs_findings_count_unkept(struct gs_findings *f, enum gs_kind k, enum gs_region r,
                              double score_hi, int exact, uint64_t x);
+/* n more untolerated findings of kind k in region r counted, none of them kept (the caller
+ * knows that none could enter the worst list: gs_findings_count_unkept said so of a smaller
+ * x of the same score, and the list has not changed since). */
+void gs_findings_count_more(struct gs_findings *f, enum gs_kind k, enum gs_region r, uint64_t n);
 void gs_findings_merge(struct gs_findings *into, const struct gs_findings *from);
 uint64_t gs_findings_count(const struct gs_findings *f, enum gs_kind k); /* all regions */
 /* Whether any recorded finding has severity fail under v (crash/timeout/adapter_error:

@@ -263,6 +263,13 @@ static int account(struct ulp_run *u, struct ulp_acc *a, unsigned t, int local, 
  *    are doubles within a few units of each other), so the ulp error 2^-16 and the absolute
  *    error u' come out as exactly x_t's, and the relative error u'/|V'| is a correctly
  *    rounded quotient by a larger |V'|, so at most x_t's; ties keep the smaller x.
+ * Under a SAME rule the template need not be correctly rounded: x' with x_t's output has
+ * x_t's measurement but for x whatever it is (a NaN output of a tail, a flushed zero), so
+ * x_t's counts, maxima that a tie keeps at x_t, and x_t's verdict (gs_policy_judge does not
+ * read x).  Failed, each such x' is also a finding of x_t's kind and score at its own x,
+ * recorded in increasing x: kept where it can enter the worst list (gs_ut_judge_meas), and
+ * from the first that cannot on (gs_findings_count_unkept), the rest only counted: the
+ * list's last entry only moves ahead, so no larger x of the same score could enter it.
  * Any other output of such an x' is measured and judged in full.  The result is the same bit
  * for bit as measuring every input: tests/suites/ulp_runs.cmake compares the two (the MPFR
  * path reports no rule) on every rule's range with correct and wrong kernels. */
@@ -273,6 +280,8 @@ struct ulp_tmpl {
     int scaled;               /* SCALED: the expected output is x' + add; SAME: y */
     uint64_t add, y, width;
     struct gs_meas m, mx;     /* x_t's measurements (mx: against the exact function) */
+    enum gs_kind fail;        /* GS_K_NONE when the policy passes m, else its finding's kind */
+    double score;             /* and that finding's score (gs_ut_score) */
 };
 
 /* The region's interval of values [*lo, *hi) (region_of's comparisons). */
@@ -301,7 +310,7 @@ static int tmpl_at(struct ulp_run *u, unsigned t, uint64_t x, uint64_t y, struct
         struct geluref_odd_run run;
         struct gs_meas *m = g ? &tp->mx : &tp->m;
         if (gs_measure_run(c->ref[t], fs[g], c->dt, x, y, m, &run) != GELUREF_OK ||
-            run.kind == GELUREF_RUN_NONE || !m->cr)
+            run.kind == GELUREF_RUN_NONE || (!m->cr && run.kind != GELUREF_RUN_SAME))
             return 0;
         int scaled = run.kind == GELUREF_RUN_SCALED;
         uint64_t add = 0;
@@ -314,6 +323,8 @@ static int tmpl_at(struct ulp_run *u, unsigned t, uint64_t x, uint64_t y, struct
                 return 0; /* cannot happen (RN(f(x)) = x 2^k): measured in full then */
         }
         if (g == 0) {
+            tp->fail = m->cr ? GS_K_NONE : gs_policy_judge(&c->pv, m);
+            tp->score = gs_ut_score(c, m);
             tp->scaled = scaled;
             tp->add = add;
             tp->y = y;
@@ -390,6 +401,20 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
         }
         if (account(u, a, t, 1, x, a->y[q], &m, rep, 1, p) != 0)
             return (size_t)-1;
+    }
+    /* a failed template: each counted input is a finding at its own x (see above) */
+    uint64_t left = tp->fail != GS_K_NONE ? counted : 0;
+    for (size_t q = i; left > 0 && q < e; q++) {
+        if (a->y[q] != tp->y)
+            continue;
+        left--;
+        if (gs_findings_count_unkept(&a->f, tp->fail, rg, tp->score, 1, a->x[q])) {
+            gs_findings_count_more(&a->f, tp->fail, rg, left);
+            break;
+        }
+        struct gs_meas m = tp->m;
+        m.x = a->x[q];
+        (void)gs_ut_judge_meas(c, &m, &a->f, "ulp");
     }
     if (counted) {
         gs_errstat_add_repeat_n(&a->loc[rg], &tp->m, counted);

@@ -191,6 +191,13 @@ int gs_ut_judge(struct gs_ctx *c, unsigned t, uint64_t x, uint64_t y, struct gs_
     return 0;
 }
 
+double gs_ut_score(const struct gs_ctx *c, const struct gs_meas *m)
+{
+    /* the ulp error, +inf for a non-finite output (docs/design.md section 6) */
+    uint64_t y = m->got;
+    return isnan(m->ulp) || gs_is_nan(c->dt, y) || gs_is_inf(c->dt, y) ? INFINITY : m->ulp;
+}
+
 int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,
                      const char *what)
 {
@@ -208,8 +215,11 @@ int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_
     g.want = m->want;
     g.ulp = m->ulp;
     g.abs_err = m->abs_err;
-    /* score: the ulp error, +inf for a non-finite output (docs/design.md section 6) */
-    g.score = isnan(m->ulp) || gs_is_nan(c->dt, y) || gs_is_inf(c->dt, y) ? INFINITY : m->ulp;
+    g.score = gs_ut_score(c, m);
+    /* a full worst list that this one cannot enter (gs_findings_add would only count it):
+     * counted without building it (a run of repeated failures, the NaN outputs of a tail) */
+    if (gs_findings_count_unkept(f, k, g.region, g.score, 1, x))
+        return 0;
     /* the text only for a finding that may be kept (most of a sweep's are counted only) */
     if (gs_findings_may_keep(f, k, g.region, g.score))
         snprintf(g.detail, sizeof g.detail, "%s: ulp error %.4g, cr_distance %lld, abs error %.4g",

@@ -71,6 +71,8 @@ void gs_errstat_add_repeat_n(struct gs_errstat *s, const struct gs_meas *m, uint
  * errors are below the maxima of s (suites/ulp_fused.h decides that): gs_errstat_add without
  * add_max. */
 void gs_errstat_count(struct gs_errstat *s, int cr, int faithful, int64_t cr_distance);
+/* The score of m's finding: its ulp error, +inf for a non-finite output. */
+double gs_ut_score(const struct gs_ctx *c, const struct gs_meas *m);
 /* The judging half of gs_ut_judge: m judged under c->pv, a finding of the judged kind
  * recorded into f.  Returns 1 when m passed (no finding), else 0. */
 int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_findings *f,
