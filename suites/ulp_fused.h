@@ -389,6 +389,63 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
     return 1;
 }
 
+/* The correctly rounded lane: 1 when the enclosure e decides that y is RN(f(x)) for a normal
+ * result whose binade E (|f(x)| in [2^E, 2^(E+1))) is at most emax, 0 when it does not
+ * decide that (y may still be RN(f(x)): the caller measures it the other ways).  The
+ * decision is gs_fused_measure_f32_fast's (lo > n, hi < n + 1 and lo - n > 1/2 or
+ * hi - n < 1/2 on the same exact scaling), its cr field alone.  What the measurement of such
+ * an output is, whatever the enclosure (measure.c): V, f(x) rounded to odd at 40 bits, lies
+ * in f(x)'s 40-bit cell, on f(x)'s side of the midpoint n + 1/2 (a 25-bit number, never
+ * inside a cell), and is odd, so never the midpoint: |y - V| <= 1/2 - 2^-16 units of 2^k
+ * (k = E - 23), and errors() computes it exactly (small integers and multiples of 2^-16):
+ * ulp error <= 1/2 - 2^-16 < 1/2; the absolute error that times 2^k, < 2^(E-24); the
+ * relative error RN(r), r = ulp / a with a = |V| 2^-k > lo - 1 (V within 2^-16 units of
+ * f(x), lo the computed lower end, within far less of the true one), so r < 1/2 / (lo - 1).
+ * Its defect is none (a correctly rounded output passes every policy), and it counts as cr,
+ * faithful, cr_distance 0.  So where a statistics' maxima are max_ulp >= 1/2, max_abs >=
+ * 2^(E-24) (E <= emax, gs_fused_cr_emax) and max_rel with RN(max_rel (lo - 1)) >
+ * 1/2 (1 + 2^-50) (then max_rel (lo - 1) > 1/2 (1 + 2^-51), so max_rel > r (1 + 2^-51) and
+ * RN(r) <= r (1 + 2^-53) < max_rel), such an output is strictly below all three, whatever
+ * its x (no tie), and add_max would keep them: the caller counts it and is done (ulp.c
+ * fused_block).  max_rel < 0 (no maximum yet) fails the test. */
+static inline __attribute__((always_inline)) int
+gs_fused_cr_lane(const struct geluref_encl *e, uint64_t y, int64_t emax, double max_rel)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
+    int64_t E = em + e->e;
+    if (E < -126 || E > emax || em == -1023 || em == 1024 || e->side != 0)
+        return 0;
+    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
+    double ms;
+    memcpy(&ms, &msb, sizeof ms);
+    double es = e->err * gs_fused_pow2(23 - em);
+    double lo = ms - es, hi = ms + es;
+    if (!(lo >= 0x1p23 && hi < 0x1p24))
+        return 0;
+    int64_t ni = (int64_t)lo; /* floor: 0 < lo < 2^24 */
+    double n = (double)ni;
+    int64_t up = lo - n > 0.5;
+    if (!(lo > n && hi < n + 1 && (up || hi - n < 0.5)) ||
+        !(max_rel * (lo - 1) > 0.5 * (1 + 0x1p-50)))
+        return 0;
+    uint64_t rn = ((uint64_t)(E + 126) << 23) + (uint64_t)(ni + up);
+    return rn < 0x7f800000u && y == (((mb >> 63) << 31) | rn);
+}
+
+/* The binade bound of gs_fused_cr_lane for statistics whose maxima are max_ulp and max_abs:
+ * the largest E with 2^(E-24) <= max_abs, when max_ulp >= 1/2; else -1000 (no E qualifies:
+ * the lane takes nothing). */
+static inline int64_t gs_fused_cr_emax(double max_ulp, double max_abs)
+{
+    if (!(max_ulp >= 0.5 && max_abs > 0 && max_abs <= 0x1p1000))
+        return -1000;
+    int ex;
+    (void)frexp(max_abs, &ex); /* max_abs in [2^(ex-1), 2^ex) */
+    return (int64_t)ex - 1 + 24;
+}
+
 static inline int gs_fused_measure_f32_quick(const struct geluref_encl *e, uint64_t y,
                                              struct gs_fused_meas *fm)
 {

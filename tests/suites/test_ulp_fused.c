@@ -61,6 +61,35 @@ static void check_rel_below(const struct gs_fused_meas *fm, double r, enum gelur
     }
 }
 
+/* The correctly rounded lane (gs_fused_cr_lane) against gs_measure's m: where it takes y
+ * under maxima max_ulp >= 1/2, max_abs and max_rel, y is correctly rounded with no defect and
+ * its errors are strictly below all three.  Asked with the output's own absolute or relative
+ * error for the maximum, it must refuse (an error is not below itself); the lane without its
+ * test of the relative error (max_rel = inf) must be caught taking such an output, so that
+ * the check can fail. */
+static unsigned long n_lane, n_lane_cr, n_lane_norel_wrong;
+static void check_lane(const struct geluref_encl *e, uint64_t y, const struct gs_meas *m,
+                       enum geluref_func f, uint64_t x)
+{
+    n_lane_cr += m->cr && m->want_class == GS_WANT_NORMAL;
+    int wide = gs_fused_cr_lane(e, y, gs_fused_cr_emax(0.5, 0x1p100), 1.0);
+    n_lane += wide;
+    if (wide && !(m->cr && m->defect == GS_K_NONE && m->ulp < 0.5 && m->rel_err < 1.0))
+        fail_msg("%s x=0x%08llx y=0x%08llx: the lane takes an output that is not correctly "
+                 "rounded", geluref_func_name(f), (unsigned long long)x, (unsigned long long)y);
+    if (!wide)
+        return;
+    if (gs_fused_cr_lane(e, y, gs_fused_cr_emax(0.5, m->abs_err), 1.0) ||
+        gs_fused_cr_lane(e, y, gs_fused_cr_emax(0.5, 0x1p100), m->rel_err) ||
+        gs_fused_cr_lane(e, y, gs_fused_cr_emax(nextafter(0.5, 0), 0x1p100), 1.0))
+        fail_msg("%s x=0x%08llx y=0x%08llx: the lane takes an output whose errors are not "
+                 "below the maxima (abs %a, rel %a)", geluref_func_name(f),
+                 (unsigned long long)x, (unsigned long long)y, m->abs_err, m->rel_err);
+    /* without the test of the relative error the lane would take y under max_rel =
+     * m->rel_err, which y does not stay strictly below: a wrong decision */
+    n_lane_norel_wrong += gs_fused_cr_lane(e, y, gs_fused_cr_emax(0.5, 0x1p100), INFINITY);
+}
+
 static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
 {
     double xd = f32_of(x);
@@ -131,6 +160,7 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
         if (gs_fused_measure_f32_quick(&e0, y, &f0) &&
             (f0.want != m.want || f0.ulp != m.ulp || f0.abs != m.abs_err))
             n_zero_err_wrong++;
+        check_lane(&e, y, &m, f, x);
         int ok_fields = fm.want == m.want && fm.cr == m.cr && fm.faithful == m.faithful &&
                         fm.cr_distance == m.cr_distance && fm.want_class == m.want_class &&
                         fm.defect == m.defect &&
@@ -187,6 +217,11 @@ static void test_fused(void **state)
     assert_true(n_zero_err_wrong > 0); /* the comparison above can fail */
     /* most of the core range's correctly rounded and nearby outputs are decided */
     assert_true(n_decided > n_tried / 3);
+    print_message("the correctly rounded lane took %lu of %lu correctly rounded normal outputs; "
+                  "without its test of the relative error it would take %lu against their own "
+                  "relative error\n", n_lane, n_lane_cr, n_lane_norel_wrong);
+    assert_true(n_lane > n_lane_cr / 2);
+    assert_true(n_lane_norel_wrong > 0); /* the check of the maxima above can fail */
     print_message("gs_fused_rel_below decided %lu maxima next to the error; a test without "
                   "its margin was wrong on %lu\n", n_rel_below, n_rel_loose_wrong);
     assert_true(n_rel_below > 0);
