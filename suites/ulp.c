@@ -520,7 +520,14 @@ struct fused_state {
     struct gs_fused_meas fm[ULP_MEAS_BLOCK], fx[ULP_MEAS_BLOCK];
     unsigned char own[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK], failed[ULP_MEAS_BLOCK];
     unsigned char rg[ULP_MEAS_BLOCK];
+    /* the lanes (pass 1) left out for this many more blocks: they took fewer than half of a
+     * block's measurements (a tail whose errors grow along the sweep, an approximation against
+     * the exact function), and each miss costs a second decision; the same results either way */
+    unsigned skip_own, skip_ex;
 };
+
+/* Blocks without a lane after one where it took fewer than half (fused_state.skip_own). */
+#define FUSED_LANE_SKIP 16
 
 /* Pass 1's measurement of (x, y) from enclosure e (ok: e holds), its quick case accounted at
  * once: when gs_fused_measure_f32_quick decides it with V itself known, its verdict is
@@ -631,9 +638,34 @@ static int exact_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, uint64_t
     return 0;
 }
 
+/* The measurement measure.c makes of (x, y) where the decided fm knows V itself
+ * (exact_errs): its fields and its very errors (ulp_fused.h; tests/suites/test_ulp_fused.c
+ * compares them with gs_measure's), f(x) not a value of the dtype (exact 0: the fused pass
+ * decides only where f(x) is transcendental). */
+static void fused_meas_of(const struct gs_fused_meas *fm, uint64_t x, uint64_t y,
+                          struct gs_meas *m)
+{
+    m->x = x;
+    m->got = y;
+    m->want = fm->want;
+    m->cr = fm->cr;
+    m->faithful = fm->faithful;
+    m->exact = 0;
+    m->cr_distance = fm->cr_distance;
+    m->ulp = fm->ulp;
+    m->abs_err = fm->abs;
+    m->rel_err = gs_fused_rel(fm);
+    m->defect = fm->defect;
+    m->want_class = fm->want_class;
+}
+
 /* The inputs q of the block whose own measurement is in state want, measured in full (the
  * exact function's too where its state is FS_FULL or FS_PICKED); the exact function's alone
- * where only it is in state want.  Returns 0, or 1 when the reference failed (recorded). */
+ * where only it is in state want.  A picked measurement whose V the fused pass knows
+ * (exact_errs) is not evaluated again: fused_meas_of is the measurement.  Those are accounted
+ * after the evaluated ones, and the next input does not count as a repeat of them (account()'s
+ * repeat chain follows gs_measure_n's batch).  Returns 0, or 1 when the reference failed
+ * (recorded). */
 static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct fused_state *fs,
                       const uint64_t *x, const uint64_t *y, size_t k, unsigned char want,
                       struct ulp_prev *p)
@@ -642,10 +674,24 @@ static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct f
     uint64_t fx[ULP_MEAS_BLOCK], fy[ULP_MEAS_BLOCK];
     unsigned char fex[ULP_MEAS_BLOCK], rep[ULP_MEAS_BLOCK];
     struct gs_meas mb[ULP_MEAS_BLOCK];
-    size_t n = 0;
+    size_t n = 0, syn[ULP_MEAS_BLOCK], ns = 0;
     for (size_t q = 0; q < k; q++) {
         int ex_here = u->exact && (fs->ex[q] == want || fs->ex[q] == FS_FULL);
-        if (fs->own[q] == want) {
+        if (u->exact && want == FS_PICKED && fs->ex[q] == FS_PICKED && fs->fx[q].exact_errs) {
+            struct gs_meas m; /* the exact function's, known: into its statistics */
+            fused_meas_of(&fs->fx[q], x[q], y[q], &m);
+            gs_errstat_add(&a->ex_loc[fs->rg[q]], &m);
+            fs->ex[q] = FS_DONE;
+            ex_here = 0;
+        }
+        if (fs->own[q] == want && want == FS_PICKED && fs->fm[q].exact_errs) {
+            syn[ns++] = q; /* accounted below; the exact function's now, where left */
+            fs->own[q] = FS_DONE;
+            if (ex_here && exact_full(u, a, t, x[q], y[q], (enum gs_region)fs->rg[q]) != 0)
+                return 1;
+            if (ex_here)
+                fs->ex[q] = FS_DONE;
+        } else if (fs->own[q] == want) {
             fx[n] = x[q];
             fy[n] = y[q];
             fex[n++] = (unsigned char)ex_here;
@@ -658,18 +704,28 @@ static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct f
             fs->ex[q] = FS_DONE;
         }
     }
-    if (n == 0)
-        return 0;
-    size_t bad = 0;
-    enum geluref_status rs = gs_measure_n(c->ref[t], c->func, c->dt, fx, fy, n, mb, rep, &bad);
-    size_t good = rs == GELUREF_OK ? n : bad;
-    for (size_t j = 0; j < good; j++)
-        if (account(u, a, t, 1, fx[j], fy[j], &mb[j], rep[j], fex[j], p) != 0)
+    if (n > 0) {
+        size_t bad = 0;
+        enum geluref_status rs =
+            gs_measure_n(c->ref[t], c->func, c->dt, fx, fy, n, mb, rep, &bad);
+        size_t good = rs == GELUREF_OK ? n : bad;
+        for (size_t j = 0; j < good; j++)
+            if (account(u, a, t, 1, fx[j], fy[j], &mb[j], rep[j], fex[j], p) != 0)
+                return 1;
+        if (rs != GELUREF_OK) {
+            gs_ut_internal(c, "ulp", fx[bad], rs);
             return 1;
-    if (rs != GELUREF_OK) {
-        gs_ut_internal(c, "ulp", fx[bad], rs);
-        return 1;
+        }
     }
+    for (size_t j = 0; j < ns; j++) {
+        size_t q = syn[j];
+        struct gs_meas m;
+        fused_meas_of(&fs->fm[q], x[q], y[q], &m);
+        if (account(u, a, t, 1, x[q], y[q], &m, 0, 0, p) != 0)
+            return 1;
+    }
+    if (ns > 0)
+        p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
     return 0;
 }
 
@@ -705,24 +761,35 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     const uint64_t mant = ((uint64_t)1 << 23) - 1;
     enum gs_region rg0 = region_of(GELUREF_F32, x[0] & ~mant);
     int one_rg = rg0 < GS_N_REGIONS && rg0 == region_of(GELUREF_F32, x[0] | mant);
-    int64_t emax = -1000;
-    double max_rel = -1;
+    int64_t emax = -1000, emax_x = -1000;
+    double max_rel = -1, max_rel_x = -1;
+    int lane_own = 0, lane_ex = 0; /* try the lanes in this block */
     if (one_rg) {
-        const struct gs_errstat *s0 = &a->loc[rg0];
+        const struct gs_errstat *s0 = &a->loc[rg0], *sx = &a->ex_loc[rg0];
         emax = gs_fused_cr_emax(s0->max_ulp, s0->max_abs);
         max_rel = s0->max_rel;
+        emax_x = gs_fused_cr_emax(sx->max_ulp, sx->max_abs); /* the exact function's */
+        max_rel_x = sx->max_rel;
+        lane_own = emax > -1000 && fs.skip_own == 0;
+        lane_ex = u->exact && fs.skip_ex == 0;
     }
+    fs.skip_own -= fs.skip_own > 0;
+    fs.skip_ex -= fs.skip_ex > 0;
+    size_t took_own = 0, took_ex = 0;
+    int lcr, lfa;
+    int64_t ldist;
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = one_rg ? rg0 : region_of(GELUREF_F32, x[q]);
         fs.rg[q] = (unsigned char)rg;
         fs.own[q] = FS_FULL;
         int d;
-        if (ok[q] && gs_fused_cr_lane(&en[q], y[q], emax, max_rel)) {
+        if (lane_own && ok[q] && gs_fused_cr_lane(&en[q], y[q], emax, max_rel)) {
             struct gs_errstat *st = &a->loc[rg];
             st->points++; /* fused_count of cr = faithful = 1, cr_distance 0 */
             st->cr++;
             st->faithful++;
             st->hist[0]++;
+            took_own++;
             d = 2;
         } else {
             d = fused_quick(&en[q], ok[q], y[q], x[q], &a->loc[rg], v, &a->f, rg, &fs.fm[q]);
@@ -744,8 +811,24 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         }
         fs.ex[q] = FS_DONE;
         if (u->exact) {
-            int dx = fused_quick(&ex[q], okx[q], y[q], x[q], &a->ex_loc[rg], NULL, NULL, rg,
+            int dx;
+            if (lane_ex && okx[q] && gs_fused_cr_lane(&ex[q], y[q], emax_x, max_rel_x)) {
+                struct gs_errstat *st = &a->ex_loc[rg];
+                st->points++; /* as the kernel's own measurement's lane above */
+                st->cr++;
+                st->faithful++;
+                st->hist[0]++;
+                took_ex++;
+                dx = 2;
+            } else if (lane_ex && okx[q] &&
+                       gs_fused_below_lane(&ex[q], y[q], &a->ex_loc[rg], &lcr, &lfa, &ldist)) {
+                gs_errstat_count(&a->ex_loc[rg], lcr, lfa, ldist);
+                took_ex++;
+                dx = 2;
+            } else {
+                dx = fused_quick(&ex[q], okx[q], y[q], x[q], &a->ex_loc[rg], NULL, NULL, rg,
                                  &fs.fx[q]);
+            }
             fs.ex[q] = dx == 2 ? FS_DONE : FS_FULL;
             if (dx == 1) {
                 fs.ex[q] = FS_DECIDED;
@@ -755,6 +838,10 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         }
         rest += fs.own[q] != FS_DONE || fs.ex[q] != FS_DONE;
     }
+    if (lane_own && 2 * took_own < k)
+        fs.skip_own = FUSED_LANE_SKIP;
+    if (lane_ex && 2 * took_ex < k)
+        fs.skip_ex = FUSED_LANE_SKIP;
     if (rest == 0) { /* pass 1 accounted every measurement: no pick, nothing left */
         gs_ref_add_fused(c->ref[t], decided);
         return 0;
