@@ -520,9 +520,10 @@ struct fused_state {
     struct gs_fused_meas fm[ULP_MEAS_BLOCK], fx[ULP_MEAS_BLOCK];
     unsigned char own[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK], failed[ULP_MEAS_BLOCK];
     unsigned char rg[ULP_MEAS_BLOCK];
-    /* the lanes (pass 1) left out for this many more blocks: they took fewer than half of a
-     * block's measurements (a tail whose errors grow along the sweep, an approximation against
-     * the exact function), and each miss costs a second decision; the same results either way */
+    /* the correctly rounded lanes (pass 1) left out for this many more blocks: they took
+     * fewer than half of a block's measurements (a kernel's tail, an approximation against the
+     * exact function: few outputs correctly rounded), and each miss costs a second decision;
+     * the same results either way */
     unsigned skip_own, skip_ex;
 };
 
@@ -776,8 +777,6 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     fs.skip_own -= fs.skip_own > 0;
     fs.skip_ex -= fs.skip_ex > 0;
     size_t took_own = 0, took_ex = 0;
-    int lcr, lfa;
-    int64_t ldist;
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = one_rg ? rg0 : region_of(GELUREF_F32, x[q]);
         fs.rg[q] = (unsigned char)rg;
@@ -818,11 +817,6 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
                 st->cr++;
                 st->faithful++;
                 st->hist[0]++;
-                took_ex++;
-                dx = 2;
-            } else if (lane_ex && okx[q] &&
-                       gs_fused_below_lane(&ex[q], y[q], &a->ex_loc[rg], &lcr, &lfa, &ldist)) {
-                gs_errstat_count(&a->ex_loc[rg], lcr, lfa, ldist);
                 took_ex++;
                 dx = 2;
             } else {

@@ -446,56 +446,6 @@ static inline int64_t gs_fused_cr_emax(double max_ulp, double max_abs)
     return (int64_t)ex - 1 + 24;
 }
 
-/* The lane of the errors below the maxima, for a measurement that is not judged (an
- * approximation kernel's against the exact function): 1 when the enclosure e decides the
- * roundings of f(x) for a finite nonzero output y of f(x)'s sign and the errors' intervals
- * lie below st's maxima, with *cr, *faithful and *dist set as measure.c sets them; 0 when
- * not (the caller measures it the other ways).  These are gs_fused_measure_f32_fast's
- * decision and fields (a two-sided enclosure of a normal result: the same scaling, the same
- * n and RN, ys = y 2^-k by gs_fused_ys, d = |ys - ms|, w = es + 2^-16) and fused_below_max's
- * test of intervals (ulp.c: gs_fused_ulp_hi below max_ulp, the absolute error's upper end
- * below max_abs, the relative one's below max_rel by a product), so strictly below each
- * maximum, whatever V is and whatever x (no tie).  tests/suites/test_ulp_fused.c checks it
- * against gs_measure. */
-static inline __attribute__((always_inline)) int
-gs_fused_below_lane(const struct geluref_encl *e, uint64_t y, const struct gs_errstat *st,
-                    int *cr, int *faithful, int64_t *dist)
-{
-    uint64_t mb;
-    memcpy(&mb, &e->m, sizeof mb);
-    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
-    int64_t E = em + e->e;
-    uint64_t sign = (mb >> 63) << 31, ymag = y & 0x7fffffffu;
-    if (E < -126 || E > 127 || em == -1023 || em == 1024 || e->side != 0 ||
-        (y & 0x80000000u) != sign || ymag == 0 || ymag >= 0x7f800000u)
-        return 0;
-    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
-    double ms;
-    memcpy(&ms, &msb, sizeof ms);
-    double es = e->err * gs_fused_pow2(23 - em);
-    double lo = ms - es, hi = ms + es;
-    if (!(lo >= 0x1p23 && hi < 0x1p24))
-        return 0;
-    int64_t ni = (int64_t)lo; /* floor: 0 < lo < 2^24 */
-    double n = (double)ni;
-    int64_t up = lo - n > 0.5;
-    if (!(lo > n && hi < n + 1 && (up || hi - n < 0.5)))
-        return 0;
-    uint64_t base = (uint64_t)(E + 126) << 23, rz = base + (uint64_t)ni;
-    uint64_t rn = rz + (uint64_t)up;
-    if (rn >= 0x7f800000u)
-        return 0;
-    double w = es + 0x1p-16;
-    double uh = (fabs(gs_fused_ys(ymag, E, base) - ms) + w) * (1 + 0x1p-50);
-    if (!(uh < st->max_ulp && uh * gs_fused_pow2(E - 23) * (1 + 0x1p-50) + 0x1p-1074 < st->max_abs &&
-          uh * (1 + 0x1p-48) < st->max_rel * (ms - w) * (1 - 0x1p-48)))
-        return 0;
-    *cr = ymag == rn;
-    *faithful = ymag == rz || ymag == rz + 1;
-    *dist = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
-    return 1;
-}
-
 static inline int gs_fused_measure_f32_quick(const struct geluref_encl *e, uint64_t y,
                                              struct gs_fused_meas *fm)
 {

@@ -753,11 +753,35 @@ static inline ENCL_INLINE int encl_normpdf(double x, struct geluref_encl *o)
     return encl_value(g, -q, ENCL_EPS_G, o);
 }
 
+/* erf(z) for 2^-500 <= z < 2^-4: (2/sqrt(pi)) z S, S = sum_{n<=5} c_n v^n, v = RN(z^2) <=
+ *  2^-8 (u), by Horner in double with the tables' c_n.hi (u each): the tail v (c_1 + ...) is
+ *  below v/3 < 2^-9.5 and carries < 5u of itself (v, coefficients, products, sums), so
+ *  < 5u 2^-9.5 absolutely; c_0 = 1 exact and the last sum's rounding u; the truncation
+ *  |c_6| v^6 < 2^-61.2; S >= 1 - v/3 > 0.998: S within 1.3u; the constant's hi and two
+ *  products: 3.3u, charged 3.5u (ENCL_EPS_ERF0).  The result is below 2/sqrt(pi) 2^-4 <
+ *  0.0706. */
+#define ENCL_EPS_ERF0 (3.5 * UD)
+static inline ENCL_INLINE double encl_erf_series(double z)
+{
+    double v = z * z;
+    double s = gr_fast_erf_c[5].hi;
+    for (int n = 4; n >= 0; n--)
+        s = GR_MULADD(s, v, gr_fast_erf_c[n].hi);
+    return s * gr_fast_two_sqrtpi.hi * z;
+}
+
 /* erfc: x > 0 as encl_erfc_pos; x < 0, 2 - s with s = erfc(z) <= 1 within 11u s <=
- * 11u (2 - s) (s's subnormal rounding < 2^-1022 against 2 - s >= 1), the subtraction u. */
+ * 11u (2 - s) (s's subnormal rounding < 2^-1022 against 2 - s >= 1), the subtraction u.
+ * Near 0 (z < 2^-4) from erf's series instead of e^(-z^2) M(sqrt2 z): 1 -+ E with E =
+ * erf(z) < 0.0706 within 3.5u E, so within 0.25u absolutely, against 1 -+ E >= 0.929: 0.27u,
+ * and the sum's rounding u: 1.27u, charged 2u. */
 static inline ENCL_INLINE int encl_erfc(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
+    if (z < 0x1p-4) {
+        double e = encl_erf_series(z);
+        return encl_value(x > 0 ? 1 - e : 1 + e, 0, 2 * UD, o);
+    }
     if (z > ERFC_ZMAX)
         return -1;
     int64_t q;
@@ -770,24 +794,14 @@ static inline ENCL_INLINE int encl_erfc(double x, struct geluref_encl *o)
     return encl_value(2 - s, 0, ENCL_EPS_ERFC + UD, o);
 }
 
-/* erf(z), odd.  z < 2^-4: (2/sqrt(pi)) z S, S = sum_{n<=5} c_n v^n, v = RN(z^2) <= 2^-8
- *  (u), by Horner in double with the tables' c_n.hi (u each): the tail v (c_1 + ...) is
- *  below v/3 < 2^-9.5 and carries < 5u of itself (v, coefficients, products, sums), so
- *  < 5u 2^-9.5 absolutely; c_0 = 1 exact and the last sum's rounding u; the truncation
- *  |c_6| v^6 < 2^-61.2; S >= 1 - v/3 > 0.998: S within 1.3u; the constant's hi and two
- *  products: 3.3u, charged 3.5u.
+/* erf(z), odd.  z < 2^-4: encl_erf_series (x instead of z: the sign is exact).
  * Above: 1 - s, s = erfc(z) within 11u s (encl_erfc_pos), the subtraction u: relative
  *  11u s/(1 - s) + u (s/(1 - s) <= 14 at z >= 2^-4). */
 static inline ENCL_INLINE int encl_erf(double x, struct geluref_encl *o)
 {
     double z = fabs(x);
-    if (z < 0x1p-4) {
-        double v = z * z;
-        double s = gr_fast_erf_c[5].hi;
-        for (int n = 4; n >= 0; n--)
-            s = GR_MULADD(s, v, gr_fast_erf_c[n].hi);
-        return encl_value(s * gr_fast_two_sqrtpi.hi * x, 0, 3.5 * UD, o);
-    }
+    if (z < 0x1p-4)
+        return encl_value(encl_erf_series(x), 0, ENCL_EPS_ERF0, o);
     if (z > ERFC_ZMAX)
         return -1;
     int64_t q;
