@@ -483,6 +483,15 @@ static inline void fused_count(struct gs_errstat *st, const struct gs_fused_meas
     }
 }
 
+/* fused_count of a correctly rounded output (cr = faithful = 1, cr_distance 0): the lane's. */
+static inline void fused_count_cr(struct gs_errstat *st)
+{
+    st->points++;
+    st->cr++;
+    st->faithful++;
+    st->hist[0]++;
+}
+
 /* gs_fused_measure_f32, its common case first. */
 static inline int fused_measure(const struct geluref_encl *e, uint64_t y,
                                 struct gs_fused_meas *fm)
@@ -783,11 +792,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         fs.own[q] = FS_FULL;
         int d;
         if (lane_own && ok[q] && gs_fused_cr_lane(&en[q], y[q], emax, max_rel)) {
-            struct gs_errstat *st = &a->loc[rg];
-            st->points++; /* fused_count of cr = faithful = 1, cr_distance 0 */
-            st->cr++;
-            st->faithful++;
-            st->hist[0]++;
+            fused_count_cr(&a->loc[rg]);
             took_own++;
             d = 2;
         } else {
@@ -812,11 +817,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         if (u->exact) {
             int dx;
             if (lane_ex && okx[q] && gs_fused_cr_lane(&ex[q], y[q], emax_x, max_rel_x)) {
-                struct gs_errstat *st = &a->ex_loc[rg];
-                st->points++; /* as the kernel's own measurement's lane above */
-                st->cr++;
-                st->faithful++;
-                st->hist[0]++;
+                fused_count_cr(&a->ex_loc[rg]);
                 took_ex++;
                 dx = 2;
             } else {

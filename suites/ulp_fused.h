@@ -244,6 +244,46 @@ static inline __attribute__((always_inline)) double gs_fused_ys(uint64_t ymag, i
     return (double)yf * gs_fused_pow2(23 - E);
 }
 
+/* The common case's scaling: for a two-sided enclosure e of a normal result whose binade E
+ * (|m| 2^e in [2^E, 2^(E+1))) is at most emax, f(x) 2^-k in [*lo, *hi] (k = E - 23) with
+ * *ms = |m| 2^(23 - em) (the exponent field replaced: exact) and the error scaled exactly
+ * (lo and hi then rounded: compared only with integers and half-integers, which are doubles;
+ * rounding is monotone), the binade certain (2^23 <= lo, hi < 2^24) and RD, RU and RN
+ * decided: *ni = floor(lo), *up = 1 when RN is n + 1.  Returns 1, 0 when the enclosure does
+ * not decide, -1 when the case is not this one. */
+static inline __attribute__((always_inline)) int
+gs_fused_common(const struct geluref_encl *e, int64_t emax, uint64_t *mbp, int64_t *Ep,
+                double *msp, double *esp, double *lop, double *hip, int64_t *nip, int *upp)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
+    int64_t E = em + e->e;
+    if (E < -126 || E > emax || em == -1023 || em == 1024 || e->side != 0)
+        return -1;
+    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
+    double ms;
+    memcpy(&ms, &msb, sizeof ms);
+    double es = e->err * gs_fused_pow2(23 - em);
+    double lo = ms - es, hi = ms + es;
+    if (!(lo >= 0x1p23 && hi < 0x1p24))
+        return 0;
+    int64_t ni = (int64_t)lo; /* floor: 0 < lo < 2^24 */
+    double n = (double)ni;
+    int up = lo - n > 0.5;
+    if (!(lo > n && hi < n + 1 && (up || hi - n < 0.5)))
+        return 0;
+    *mbp = mb;
+    *Ep = E;
+    *msp = ms;
+    *esp = es;
+    *lop = lo;
+    *hip = hi;
+    *nip = ni;
+    *upp = up;
+    return 1;
+}
+
 /* gs_fused_measure_f32 for the common case, in fewer operations: a two-sided enclosure of a
  * normal result
  * (E >= -126: ms is |m|'s significand scaled to [2^23, 2^24), k = E - 23, base
@@ -256,30 +296,12 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
                                             struct gs_fused_meas *fm)
 {
     uint64_t mb;
-    memcpy(&mb, &e->m, sizeof mb);
-    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
-    int64_t E = em + e->e;
-    if (E < -126 || E > 127 || em == -1023 || em == 1024 || e->side != 0)
-        return -1;
-    /* |m| 2^(23 - em): the exponent field replaced, exact */
-    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
-    double ms;
-    memcpy(&ms, &msb, sizeof ms);
-    double es = e->err * gs_fused_pow2(23 - em);
-    double lo = ms - es, hi = ms + es;
-    if (!(lo >= 0x1p23 && hi < 0x1p24))
-        return 0;
-    int64_t ni = (int64_t)lo;
-    double n = (double)ni;
-    if (!(lo > n && hi < n + 1))
-        return 0;
+    int64_t E, ni;
+    double ms, es, lo, hi;
     int up;
-    if (lo - n > 0.5)
-        up = 1;
-    else if (hi - n < 0.5)
-        up = 0;
-    else
-        return 0;
+    int r = gs_fused_common(e, 127, &mb, &E, &ms, &es, &lo, &hi, &ni, &up);
+    if (r != 1)
+        return r;
     uint64_t base = (uint64_t)(E + 126) << 23, rn = base + (uint64_t)ni + (uint64_t)up;
     if (rn >= 0x7f800000u)
         return 0;
@@ -412,22 +434,10 @@ static inline __attribute__((always_inline)) int
 gs_fused_cr_lane(const struct geluref_encl *e, uint64_t y, int64_t emax, double max_rel)
 {
     uint64_t mb;
-    memcpy(&mb, &e->m, sizeof mb);
-    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
-    int64_t E = em + e->e;
-    if (E < -126 || E > emax || em == -1023 || em == 1024 || e->side != 0)
-        return 0;
-    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
-    double ms;
-    memcpy(&ms, &msb, sizeof ms);
-    double es = e->err * gs_fused_pow2(23 - em);
-    double lo = ms - es, hi = ms + es;
-    if (!(lo >= 0x1p23 && hi < 0x1p24))
-        return 0;
-    int64_t ni = (int64_t)lo; /* floor: 0 < lo < 2^24 */
-    double n = (double)ni;
-    int64_t up = lo - n > 0.5;
-    if (!(lo > n && hi < n + 1 && (up || hi - n < 0.5)) ||
+    int64_t E, ni;
+    double ms, es, lo, hi;
+    int up;
+    if (gs_fused_common(e, emax, &mb, &E, &ms, &es, &lo, &hi, &ni, &up) != 1 ||
         !(max_rel * (lo - 1) > 0.5 * (1 + 0x1p-50)))
         return 0;
     uint64_t rn = ((uint64_t)(E + 126) << 23) + (uint64_t)(ni + up);
