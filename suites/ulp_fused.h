@@ -266,13 +266,24 @@ gs_fused_common(const struct geluref_encl *e, int64_t emax, uint64_t *mbp, int64
     memcpy(&ms, &msb, sizeof ms);
     double es = e->err * gs_fused_pow2(23 - em);
     double lo = ms - es, hi = ms + es;
-    if (!(lo >= 0x1p23 && hi < 0x1p24))
+    /* The binade certain (2^23 <= lo, hi < 2^24) and no integer nor half-integer in [lo, hi],
+     * lo not one: lo > b and hi < b + 1/2 for b = floor(2 lo)/2, so f(x) 2^-k lies between
+     * the same such numbers.  In that binade a double's exponent field is 1023 + 23 and its
+     * significand (with the implicit bit) holds the value in units of 2^-29: bit 29 up the
+     * integer part, bit 28 the half, below it the rest.  So the test is one of bits: the same
+     * exponent field and bits 28 up in lo and hi, and lo's lower bits not all zero; n = the
+     * integer part, RN = n + 1 when the half bit is set.  The same decision as
+     * gs_fused_measure_f32's lo > n, hi < n + 1 and lo - n > 1/2 or hi - n < 1/2 (a lo
+     * exactly at n + 1/2 fails both), without a conversion to an integer and back. */
+    uint64_t lb, hb;
+    memcpy(&lb, &lo, sizeof lb);
+    memcpy(&hb, &hi, sizeof hb);
+    if ((lb >> 52) != 1023 + 23 || (lb >> 28) != (hb >> 28) ||
+        (lb & (((uint64_t)1 << 28) - 1)) == 0)
         return 0;
-    int64_t ni = (int64_t)lo; /* floor: 0 < lo < 2^24 */
-    double n = (double)ni;
-    int up = lo - n > 0.5;
-    if (!(lo > n && hi < n + 1 && (up || hi - n < 0.5)))
-        return 0;
+    uint64_t sig = (lb & 0x000fffffffffffffu) | (uint64_t)1 << 52;
+    int64_t ni = (int64_t)(sig >> 29);
+    int up = (int)((sig >> 28) & 1);
     *mbp = mb;
     *Ep = E;
     *msp = ms;
