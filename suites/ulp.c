@@ -781,7 +781,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         emax_x = gs_fused_cr_emax(sx->max_ulp, sx->max_abs); /* the exact function's */
         max_rel_x = sx->max_rel;
         lane_own = emax > -1000 && fs.skip_own == 0;
-        lane_ex = u->exact && fs.skip_ex == 0;
+        lane_ex = u->exact && emax_x > -1000 && fs.skip_ex == 0;
     }
     fs.skip_own -= fs.skip_own > 0;
     fs.skip_ex -= fs.skip_ex > 0;

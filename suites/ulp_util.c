@@ -217,13 +217,12 @@ int gs_ut_judge_meas(const struct gs_ctx *c, const struct gs_meas *m, struct gs_
     g.abs_err = m->abs_err;
     g.score = gs_ut_score(c, m);
     /* a full worst list that this one cannot enter (gs_findings_add would only count it):
-     * counted without building it (a run of repeated failures, the NaN outputs of a tail) */
+     * counted without building it (most of a sweep's findings; a run of repeated failures,
+     * the NaN outputs of a tail); past this test it may be kept, so it gets its text */
     if (gs_findings_count_unkept(f, k, g.region, g.score, 1, x))
         return 0;
-    /* the text only for a finding that may be kept (most of a sweep's are counted only) */
-    if (gs_findings_may_keep(f, k, g.region, g.score))
-        snprintf(g.detail, sizeof g.detail, "%s: ulp error %.4g, cr_distance %lld, abs error %.4g",
-                 what, m->ulp, (long long)m->cr_distance, m->abs_err);
+    snprintf(g.detail, sizeof g.detail, "%s: ulp error %.4g, cr_distance %lld, abs error %.4g",
+             what, m->ulp, (long long)m->cr_distance, m->abs_err);
     gs_findings_add(f, &g);
     return 0;
 }
