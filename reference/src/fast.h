@@ -90,6 +90,10 @@ size_t gr_fast_encl_n_generic(enum geluref_func f, const double *x, size_t n,
                               struct geluref_encl *out, unsigned char *ok);
 size_t gr_fast_encl_n_fma(enum geluref_func f, const double *x, size_t n,
                           struct geluref_encl *out, unsigned char *ok);
+/* gr_fast_encl_n_fma's enclosures four inputs at a time (fast_vec.c, x86-64 with AVX2 and
+ * FMA): the same bits. */
+size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
+                           struct geluref_encl *out, unsigned char *ok);
 
 /* ---- building blocks (fast_phi.h) ---- */
 /* e^(-y) = m 2^(-q) (1 + t), |t| <= GR_EPS_EXP, for y = y.hi + y.lo in [0, GR_EXP_YMAX]. */

@@ -111,6 +111,10 @@ enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_
 size_t geluref_enclose_n(enum geluref_func f, const double *x, size_t n,
                          struct geluref_encl *out, unsigned char *ok)
 {
+#if defined(GR_HAVE_AVX2_VARIANT)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        return gr_fast_encl_n_avx2(f, x, n, out, ok);
+#endif
 #if defined(GR_HAVE_FMA_VARIANT)
     if (__builtin_cpu_supports("fma"))
         return gr_fast_encl_n_fma(f, x, n, out, ok);

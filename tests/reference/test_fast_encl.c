@@ -1,7 +1,8 @@
 /* The double tier's enclosures (geluref_enclose_n, reference/src/fast_fn.c "the double tier
  * of every function") checked against f(x) at 300 bits (geluref_eval_mpfr): every enclosure
  * m 2^e +- err 2^e a build gives must hold f(x), in the generic build and, where the CPU has
- * FMA, the FMA build.  Inputs: binary32 values, for every function of the plug-in ABI:
+ * FMA, the FMA build, and where it has AVX2 too, the batch of four (fast_vec.c: each input
+ * evaluated in a full batch of four, so by the vector path).  Inputs: binary32 values, for every function of the plug-in ABI:
  *   random   N random bit patterns (every binade and both signs alike) and N values uniform
  *            in [-32, 32] (where every function varies), per function;
  *   file     the inputs of a hard-case file of tests/data (binary32), for one function.
@@ -20,21 +21,39 @@
 typedef size_t (*encl_n_fn)(enum geluref_func, const double *, size_t, struct geluref_encl *,
                             unsigned char *);
 
+#define NV 3 /* generic, FMA, AVX2 */
+
+#if defined(GR_HAVE_AVX2_VARIANT)
+/* x[0] in a batch of four (the vector path; one input at a time would take the scalar rest) */
+static size_t avx2_one(enum geluref_func f, const double *x, size_t n, struct geluref_encl *out,
+                       unsigned char *ok)
+{
+    (void)n;
+    double xs[4] = { x[0], x[0], x[0], x[0] };
+    struct geluref_encl o[4];
+    unsigned char k[4];
+    gr_fast_encl_n_avx2(f, xs, 4, o, k);
+    out[0] = o[0];
+    ok[0] = k[0];
+    return k[0];
+}
+#endif
+
 static unsigned long n_checked, n_served_core, n_core, n_bad, n_side;
 
 /* x's enclosures of f in each build against f(x) at 300 bits. */
 static void check(enum geluref_func f, double x, encl_n_fn *variants, const char **names)
 {
     int core = x >= -32 && x <= 32 && (x > 1e-3 || x < -1e-3);
-    struct geluref_encl e[2];
-    unsigned char ok[2] = { 0, 0 };
-    for (int w = 0; w < 2; w++)
+    struct geluref_encl e[NV];
+    unsigned char ok[NV] = { 0, 0, 0 };
+    for (int w = 0; w < NV; w++)
         if (variants[w]) {
             variants[w](f, &x, 1, &e[w], &ok[w]);
             n_core += core;
             n_served_core += core && ok[w];
         }
-    if (!ok[0] && !ok[1])
+    if (!ok[0] && !ok[1] && !ok[2])
         return;
     mpfr_t xm, v, d, b;
     mpfr_inits2(400, xm, v, d, b, (mpfr_ptr)0);
@@ -47,7 +66,7 @@ static void check(enum geluref_func f, double x, encl_n_fn *variants, const char
         mpfr_clears(xm, v, d, b, (mpfr_ptr)0);
         return;
     }
-    for (int w = 0; w < 2; w++) {
+    for (int w = 0; w < NV; w++) {
         if (!ok[w])
             continue;
         n_checked++;
@@ -91,11 +110,15 @@ static double f32_of(uint32_t b)
 
 int main(int argc, char **argv)
 {
-    encl_n_fn variants[2] = { gr_fast_encl_n_generic, NULL };
-    const char *names[2] = { "generic", "fma" };
+    encl_n_fn variants[NV] = { gr_fast_encl_n_generic, NULL, NULL };
+    const char *names[NV] = { "generic", "fma", "avx2" };
 #if defined(GR_HAVE_FMA_VARIANT)
     if (__builtin_cpu_supports("fma"))
         variants[1] = gr_fast_encl_n_fma;
+#endif
+#if defined(GR_HAVE_AVX2_VARIANT)
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+        variants[2] = avx2_one;
 #endif
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
     mpfr_set_emin(mpfr_get_emin_min());

@@ -1,0 +1,136 @@
+/* The double tier four inputs at a time (gr_fast_encl_n_avx2, reference/src/fast_vec.c)
+ * against the FMA build's scalar evaluators (gr_fast_encl_n_fma), bit for bit: each lane
+ * performs the scalar operations, so every enclosure it serves must be the scalar one (m,
+ * err, e, side) and it must serve exactly where the scalar code does.  Inputs, for every
+ * function of the plug-in ABI, in batches of every length 1 to 11 and at every offset (so
+ * that each input falls in every lane and in the scalar rest of a batch):
+ *   random   N random binary32 bit patterns and N values uniform in [-64, 64];
+ *   edges    every branch boundary of the scalar evaluators and its neighbours: 0, +-2^-500,
+ *            +-2^-10 (gelu's series), +-2^-4, +-2, +-30, +-60, +-1200, +-2^11, the zero
+ *            of gelu_grad's M(z) - z near 0.7518, the cancellation of gelu_tanh_grad near
+ *            -0.75, +-37.6 (where 2^-q leaves the normal doubles), infinities, NaN,
+ *            subnormals, the largest binary32 values; each with the 64 binary32 values on
+ *            either side.
+ * Skipped (exit 77) where the CPU lacks AVX2 or FMA or the build has no such variant.
+ * Usage: test_fast_encl_vec N SEED.  Exit 0 when every enclosure is the same. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fast.h"
+#include "oddtest.h"
+
+#define MAXB 11
+
+static unsigned long n_cmp, n_served, n_bad;
+
+static double f32_of(uint32_t b)
+{
+    float v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+static uint32_t bits_of(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/* xs[0 .. n-1] in batches of every length and offset through both variants. */
+static void compare(enum geluref_func f, const double *xs, size_t n)
+{
+    for (size_t len = 1; len <= MAXB; len++)
+        for (size_t off = 0; off + len <= n; off += (len > 4 ? len - 3 : 1)) {
+            struct geluref_encl a[MAXB], b[MAXB];
+            unsigned char oa[MAXB], ob[MAXB];
+            memset(a, 0x5a, sizeof a);
+            memset(b, 0xa5, sizeof b);
+            size_t ka = gr_fast_encl_n_avx2(f, xs + off, len, a, oa);
+            size_t kb = gr_fast_encl_n_fma(f, xs + off, len, b, ob);
+            if (ka != kb) {
+                printf("FAIL %s: %zu served against %zu at offset %zu, length %zu\n",
+                       geluref_func_name(f), ka, kb, off, len);
+                n_bad++;
+            }
+            for (size_t i = 0; i < len; i++) {
+                n_cmp++;
+                double x = xs[off + i];
+                if (oa[i] != ob[i]) {
+                    printf("FAIL %s(%a): served %d by the vector path, %d by the scalar one\n",
+                           geluref_func_name(f), x, oa[i], ob[i]);
+                    n_bad++;
+                    continue;
+                }
+                if (!oa[i])
+                    continue;
+                n_served++;
+                if (memcmp(&a[i].m, &b[i].m, sizeof(double)) != 0 ||
+                    memcmp(&a[i].err, &b[i].err, sizeof(double)) != 0 || a[i].e != b[i].e ||
+                    a[i].side != b[i].side) {
+                    printf("FAIL %s(%a): vector %a 2^%lld +- %a side %d, scalar %a 2^%lld +- %a "
+                           "side %d\n",
+                           geluref_func_name(f), x, a[i].m, (long long)a[i].e, a[i].err,
+                           a[i].side, b[i].m, (long long)b[i].e, b[i].err, b[i].side);
+                    n_bad++;
+                }
+            }
+        }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_fast_encl_vec N SEED\n");
+        return 2;
+    }
+#if !defined(GR_HAVE_AVX2_VARIANT)
+    printf("SKIP: this build has no AVX2 variant\n");
+    return 77;
+#else
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+        printf("SKIP: the CPU reports no AVX2 or no FMA\n");
+        return 77;
+    }
+    unsigned long n = strtoul(argv[1], NULL, 10);
+    rng_state = strtoull(argv[2], NULL, 10);
+    static const double edges[] = {
+        0x1p-500, 0x1p-10, 0x1p-4, 0.5, 0.7518, 0.75, 1, 2, 5.33, 5.8, 7.54, 10, 30, 37.6,
+        40, 42.7, 60, 60.4, 600, 1200, 1203, 0x1p11, 0x1p-126, 0x1p-149, 3.4028234663852886e38,
+    };
+    size_t ne = sizeof edges / sizeof edges[0];
+    double *xs = malloc(sizeof(double) * (2 * n + ne * 2 * 129 + 8));
+    if (!xs)
+        return 2;
+    for (int f = GELUREF_GELU; f <= GELUREF_ERFC; f++) {
+        size_t k = 0;
+        for (unsigned long i = 0; i < n; i++) {
+            xs[k++] = f32_of((uint32_t)next64());
+            xs[k++] = (float)(((double)(next64() >> 11) * 0x1p-53 - 0.5) * 128);
+        }
+        compare((enum geluref_func)f, xs, k);
+        k = 0;
+        for (size_t j = 0; j < ne; j++)
+            for (int s = -1; s <= 1; s += 2) {
+                uint32_t c = bits_of((float)(s * edges[j]));
+                for (int d = -64; d <= 64; d++) {
+                    uint32_t b = c + (uint32_t)d;
+                    if (((b ^ c) & 0x80000000u) == 0) /* the same sign */
+                        xs[k++] = f32_of(b);
+                }
+            }
+        xs[k++] = 0.0;
+        xs[k++] = -0.0;
+        xs[k++] = INFINITY;
+        xs[k++] = -INFINITY;
+        xs[k++] = NAN;
+        xs[k++] = 0x1p-501;
+        xs[k++] = -0x1p-501;
+        compare((enum geluref_func)f, xs, k);
+    }
+    free(xs);
+    printf("%lu enclosures compared (%lu served), %lu differences\n", n_cmp, n_served, n_bad);
+    return n_bad != 0 || n_served == 0;
+#endif
+}
