@@ -3,17 +3,17 @@
  * CPU reports both (odd.c).
  *
  * Each lane performs the very operations of the FMA build's scalar evaluator (fast_fn.c
- * encl_gelu, encl_normcdf, encl_normpdf, encl_gelu_grad, encl_approx, encl_tanh_grad, with
- * fast_phi.h's gr_fast_exp_neg_d and gr_fast_mills_d and dd.h's algorithms), in the same
- * order: additions, products, quotients and fused multiply-adds are correctly rounded
+ * encl_gelu, encl_normcdf, encl_normpdf, encl_gelu_grad, encl_erfc, encl_erf, encl_approx,
+ * encl_tanh_grad, with fast_phi.h's gr_fast_exp_neg_d and gr_fast_mills_d and dd.h's
+ * algorithms), in the same order: additions, products, quotients and fused multiply-adds are correctly rounded
  * whether one or four are computed at once, and nothing is contracted (-ffp-contract=off; the
  * fused steps are the scalar code's fma() calls, here _mm256_fmadd_pd and _mm256_fmsub_pd
  * for fma(a, b, -p)); the rounding to an integer is the scalar code's nearbyint (the current
  * rounding direction, no inexact exception).  So each lane's enclosure is the scalar one bit
  * for bit, and the scalar error analysis is the proof of both.  A lane leaves the vector path
- * where the scalar code would branch elsewhere (the series near 0 of gelu is computed too;
- * the one-sided saturation enclosures, a power of two outside the normal doubles, a range
- * check, a bound that gives up): that lane is evaluated by the scalar gr_fast_encl_fma.
+ * where the scalar code would branch elsewhere (the series near 0 of gelu, erf and erfc are
+ * computed too; the one-sided saturation enclosures, a power of two outside the normal
+ * doubles, a range check, a bound that gives up): that lane is evaluated by the scalar gr_fast_encl_fma.
  * tests/reference/test_fast_encl_vec.c compares both bit for bit on random inputs, every
  * boundary of the branches and every alignment of a batch; test_fast_encl checks this
  * build's enclosures against f(x) at 300 bits as it does the scalar builds'.
@@ -143,14 +143,11 @@ static inline void v_transpose(V r0, V r1, V r2, V r3, V *c)
     c[3] = _mm256_permute2f128_pd(t1, t3, 0x31);
 }
 
-/* gr_fast_mills_d: M(z), z in [0, 60.4]; the grid index clamped into the table for the
- * lanes outside (left by the caller), so that no load leaves it.  Each lane's row of the
+/* gr_fast_mills_d's polynomial at t for the grid indices iv (clamped into the table for the
+ * lanes outside, left by the caller, so that no load leaves it): each lane's row of the
  * tables is loaded whole (8 and 4 contiguous coefficients) and transposed. */
-static inline V v_mills_d(V z)
+static inline V v_mills_poly(__m128i iv, V t)
 {
-    __m128i iv = _mm256_cvtpd_epi32(_mm256_round_pd(vmul(z, VS(32.0)), ROUND_CUR));
-    iv = _mm_min_epi32(_mm_max_epi32(iv, _mm_setzero_si128()), _mm_set1_epi32(GR_M_POINTS - 1));
-    V t = vsub(z, vmul(_mm256_cvtepi32_pd(iv), VS(0x1p-5)));
     int i[4];
     _mm_storeu_si128((__m128i *)i, iv);
     V mh[8], mt[4];
@@ -166,6 +163,14 @@ static inline V v_mills_d(V z)
     for (int k = 7; k >= 0; k--)
         s = vfma(s, t, mh[k]);
     return s;
+}
+
+/* gr_fast_mills_d: M(z), z in [0, 60.4] */
+static inline V v_mills_d(V z)
+{
+    __m128i iv = _mm256_cvtpd_epi32(_mm256_round_pd(vmul(z, VS(32.0)), ROUND_CUR));
+    iv = _mm_min_epi32(_mm_max_epi32(iv, _mm_setzero_si128()), _mm_set1_epi32(GR_M_POINTS - 1));
+    return v_mills_poly(iv, vsub(z, vmul(_mm256_cvtepi32_pd(iv), VS(0x1p-5))));
 }
 
 /* encl_gauss: phi(z) = g 2^-q */
@@ -381,6 +386,91 @@ static inline void v_tanh_grad(V x, struct vout *o)
     v_merge(neg, &po, o);
 }
 
+/* fast_fn.c encl_erf_series: erf(z) for z < 2^-4 (x instead of z keeps the sign) */
+static inline V v_erf_series(V z)
+{
+    V v = vmul(z, z);
+    V s = VS(gr_fast_erf_c[5].hi);
+    for (int n = 4; n >= 0; n--)
+        s = vfma(s, v, VS(gr_fast_erf_c[n].hi));
+    return vmul(vmul(s, VS(gr_fast_two_sqrtpi.hi)), z);
+}
+
+/* encl_mills_dd: M(w) at t = RN((w.hi - i/32) + w.lo) */
+static inline V v_mills_dd(vdd w)
+{
+    __m128i iv = _mm256_cvtpd_epi32(_mm256_round_pd(vmul(w.hi, VS(32.0)), ROUND_CUR));
+    iv = _mm_min_epi32(_mm_max_epi32(iv, _mm_setzero_si128()), _mm_set1_epi32(GR_M_POINTS - 1));
+    V t = vadd(vsub(w.hi, vmul(_mm256_cvtepi32_pd(iv), VS(0x1p-5))), w.lo);
+    return v_mills_poly(iv, t);
+}
+
+/* encl_erfc_pos: erfc(z) = m 2^-q, z in [2^-500, 42.7] */
+#define ERFC_ZMAX 42.7 /* fast_fn.c */
+#define ENCL_EPS_ERFC (11 * UD)
+static inline V v_erfc_pos(V z, __m128i *q)
+{
+    vdd w = v_dd_mul_d(v_dd_const(gr_fast_sqrt2), z);
+    vdd y = v_two_prod(z, z);
+    V e = v_exp_neg_d(y, q);
+    return vmul(vmul(e, v_mills_dd(w)), VS(gr_fast_sqrt_2_pi.hi));
+}
+
+/* encl_erf: the series below 2^-4, 1 - erfc(z) above (s = erfc(z) 2^-q with q <= 1022 and
+ * s >= 2^-45, else the scalar code) */
+static inline void v_erf(V x, struct vout *o)
+{
+    V z = vabs(x);
+    V in = v_in_range(z);
+    V ser = vand(in, vlt(z, VS(0x1p-4)));
+    V main = vandnot(ser, vand(in, vle(z, VS(ERFC_ZMAX))));
+    *o = (struct vout){ VS(0.0), VS(0.0), VS(0.0), VS(0.0) };
+    if (v_any(main)) {
+        __m128i q;
+        V m = v_erfc_pos(z, &q);
+        V s = vmul(m, v_pow2_neg(q));
+        V ok = vand(main, vand(v_q_normal(q), vge(s, VS(0x1p-45))));
+        V r = vsub(VS(1.0), s);
+        V rel = vadd(vmul(vdiv(vmul(VS(ENCL_EPS_ERFC), s), r), VS(1.01)), VS(UD));
+        v_value(vsel(vlt(x, VS(0.0)), vneg(r), r), VS(0.0), rel, ok, o);
+    }
+    if (v_any(ser)) {
+        struct vout so;
+        v_value(v_erf_series(x), VS(0.0), VS(3.5 * UD), ser, &so);
+        v_merge(ser, o, &so);
+        *o = so;
+    }
+}
+
+/* encl_erfc: 1 -+ erf(z) below 2^-4; erfc_pos for x > 0, 2 - s for x < 0 (q <= 1022 and
+ * s >= 2^-45, else the scalar code) */
+static inline void v_erfc(V x, struct vout *o)
+{
+    V z = vabs(x);
+    V in = v_in_range(z);
+    V ser = vand(in, vlt(z, VS(0x1p-4)));
+    V main = vandnot(ser, vand(in, vle(z, VS(ERFC_ZMAX))));
+    V pos = vgt(x, VS(0.0));
+    *o = (struct vout){ VS(0.0), VS(0.0), VS(0.0), VS(0.0) };
+    if (v_any(main)) {
+        __m128i q;
+        V m = v_erfc_pos(z, &q);
+        V s = vmul(m, v_pow2_neg(q));
+        V ok = vand(main, vor(pos, vand(v_q_normal(q), vge(s, VS(0x1p-45)))));
+        struct vout no;
+        v_value(m, v_negq(q), VS(ENCL_EPS_ERFC), ok, o);
+        v_value(vsub(VS(2.0), s), VS(0.0), VS(ENCL_EPS_ERFC + UD), ok, &no);
+        v_merge(pos, &no, o);
+    }
+    if (v_any(ser)) {
+        struct vout so;
+        V e = v_erf_series(z);
+        v_value(vsel(pos, vsub(VS(1.0), e), vadd(VS(1.0), e)), VS(0.0), VS(2 * UD), ser, &so);
+        v_merge(ser, o, &so);
+        *o = so;
+    }
+}
+
 /* The batch: four lanes at a time where the function has a vector path, each lane the
  * vector's or, where it left, gr_fast_encl_fma's (as ENCL_LOOP); the rest of the batch and
  * the other functions by gr_fast_encl_n_fma. */
@@ -395,6 +485,8 @@ size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
     case GELUREF_GELU_TANH:
     case GELUREF_GELU_SIGMOID:
     case GELUREF_GELU_TANH_GRAD:
+    case GELUREF_ERF:
+    case GELUREF_ERFC:
         break;
     default:
         return gr_fast_encl_n_fma(f, x, n, out, ok);
@@ -410,7 +502,9 @@ size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
         case GELUREF_GELU_GRAD: v_gelu_grad(xv, &o); break;
         case GELUREF_GELU_TANH: v_approx(xv, 1, &o); break;
         case GELUREF_GELU_SIGMOID: v_approx(xv, 0, &o); break;
-        default: v_tanh_grad(xv, &o); break;
+        case GELUREF_GELU_TANH_GRAD: v_tanh_grad(xv, &o); break;
+        case GELUREF_ERF: v_erf(xv, &o); break;
+        default: v_erfc(xv, &o); break;
         }
         double m[4], e[4], err[4];
         _mm256_storeu_pd(m, o.m);
