@@ -31,6 +31,12 @@ runs_test(tail_pow2 0 "${runs_libm}|erfc.f32|--range|-64.01:-63.99")
 runs_test(tanh_exact_near0 0 "${runs_libm}|tanh.f32|--range|0x1.ffp-42:0x1.01p-41")
 runs_test(tanh_exact_saturation 0 "${runs_libm}|tanh.f32|--range|39.99:40.01")
 runs_test(tanh_exact_tail 0 "${runs_libm}|tanh.f32|--range|-60.01:-59.99")
+# the fused pass of an approximation measured against the exact function where no rule runs:
+# its errors against the exact function grow along the tail (each block's last input is
+# accounted first, suites/ulp.c fused_block), and the enclosures come four at a time
+runs_test(tanh_exact_fused 1 "${runs_libm}|tanh.f32|--range|-3:-2.996")
+runs_test(sigmoid_exact_fused 1 "${runs_libm}|sigmoid.f32|--range|-6:-5.99")
+runs_test(tanh_grad_exact_fused 1 "${runs_libm}|tanh_grad.f32|--range|-2:-1.997")
 # rules of other functions: normcdf's cell next to 1 from 40 on and next to 1/2 near 0 (SAME),
 # erfc's cell next to 2 below -42.7 (SAME) and its tail above 42.7 (TINY)
 runs_test(normcdf_one 0 "${runs_libm}|normcdf.f32|--range|39.99:40.3")

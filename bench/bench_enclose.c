@@ -1,0 +1,100 @@
+/* bench_enclose: the reference's double tier (geluref_enclose_n) one input at a time (the FMA
+ * build's scalar evaluators, gr_fast_encl_n_fma) against four at a time (gr_fast_encl_n_avx2,
+ * reference/src/fast_vec.c), side by side in one run: for every function and each region of
+ * the sweep table (bench_sweep --only table), batches of 128 consecutive binary32 inputs
+ * spread over the region, both variants alternating, the best of five runs of each in ns per
+ * input (one thread), and their ratio.  Needs a CPU with AVX2 and FMA (else it says so and
+ * exits 0).  Usage: bench_enclose [BATCHES] (default 4000 batches per function and region). */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fast.h"
+
+typedef size_t (*encl_n_fn)(enum geluref_func, const double *, size_t, struct geluref_encl *,
+                            unsigned char *);
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static uint32_t bits_of(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+}
+
+/* ns per input of fn over nb batches of 128 consecutive binary32 inputs from bit pattern a,
+ * a step apart */
+static double run(encl_n_fn fn, enum geluref_func f, uint32_t a, uint32_t step, size_t nb,
+                  volatile double *sink)
+{
+    double x[128];
+    struct geluref_encl o[128];
+    unsigned char ok[128];
+    double t0 = now();
+    for (size_t b = 0; b < nb; b++) {
+        uint32_t u = a + (uint32_t)b * step;
+        for (int i = 0; i < 128; i++) {
+            uint32_t v = u + (uint32_t)i;
+            float fx;
+            memcpy(&fx, &v, sizeof fx);
+            x[i] = fx;
+        }
+        fn(f, x, 128, o, ok);
+        *sink += o[0].m + ok[127];
+    }
+    return (now() - t0) / (double)(nb * 128) * 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    size_t nb = argc > 1 ? strtoull(argv[1], NULL, 10) : 4000;
+    if (nb == 0) {
+        fprintf(stderr, "usage: bench_enclose [BATCHES] (BATCHES > 0)\n");
+        return 2;
+    }
+#if !defined(GR_HAVE_AVX2_VARIANT)
+    printf("bench_enclose: this build has no AVX2 variant (x86-64 only)\n");
+    return 0;
+#else
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma")) {
+        printf("bench_enclose: the CPU reports no AVX2 or no FMA: nothing to compare\n");
+        return 0;
+    }
+    /* the regions as binary32 bit ranges [lo, hi] (negative: larger bits are larger |x|) */
+    static const struct {
+        const char *name;
+        float a, b;
+    } rg[] = { { "[-16,-1]", -1.0f, -16.0f }, { "[-1,0)", -0x1p-126f, -1.0f },
+               { "[0,8)", 0x1p-126f, 8.0f } };
+    volatile double sink = 0;
+    printf("the double tier, ns per input, one thread, best of 5 (batches of 128, %zu per "
+           "cell)\n", nb);
+    printf("%-15s %-9s %9s %9s %7s\n", "function", "region", "scalar", "four", "ratio");
+    for (int f = GELUREF_GELU; f <= GELUREF_ERFC; f++)
+        for (size_t r = 0; r < sizeof rg / sizeof rg[0]; r++) {
+            uint32_t a = bits_of(rg[r].a), b = bits_of(rg[r].b);
+            uint32_t step = (b - a) / (uint32_t)nb;
+            double best[2] = { 1e30, 1e30 };
+            for (int rep = 0; rep < 5; rep++)
+                for (int w = 0; w < 2; w++) {
+                    double t = run(w ? gr_fast_encl_n_avx2 : gr_fast_encl_n_fma,
+                                   (enum geluref_func)f, a, step, nb, &sink);
+                    if (t < best[w])
+                        best[w] = t;
+                }
+            printf("%-15s %-9s %9.2f %9.2f %7.2f\n", geluref_func_name((enum geluref_func)f),
+                   rg[r].name, best[0], best[1], best[0] / best[1]);
+            fflush(stdout);
+        }
+    return sink == 12345.678; /* keeps the sink; never true */
+#endif
+}
