@@ -1,7 +1,8 @@
 /* The fast path's two building blocks: e^(-y) and the Mills ratio M(z) = Phi(-z)/phi(z), in
  * double-double with proved relative error bounds (u = 2^-53; DD_EPS and the dd bounds are
  * in dd.h; the table conditions are checked by reference/gen/gen_fast_tables.c).  Included
- * by fast_fn.c only, which is compiled once per instruction-set variant (fast.h). */
+ * by fast_fn.c, which is compiled once per instruction-set variant (fast.h), and by
+ * fast_vec.c, whose lanes perform the double tier's operations (its constants from here). */
 #ifndef GELUREF_FAST_PHI_H
 #define GELUREF_FAST_PHI_H
 

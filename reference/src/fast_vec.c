@@ -23,7 +23,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "fast.h"
+#include "fast_phi.h" /* fast.h, and INV_LN2_1024 */
 
 #define UD 0x1p-53 /* u */
 #define U2 0x1p-106
@@ -115,7 +115,7 @@ static inline V v_q_normal(__m128i q)
  * give some q and are left by the caller's range test). */
 static inline V v_exp_neg_d(vdd y, __m128i *q)
 {
-    V nd = _mm256_round_pd(vmul(y.hi, VS(0x1.71547652b82fep+10)), ROUND_CUR); /* INV_LN2_1024 */
+    V nd = _mm256_round_pd(vmul(y.hi, VS(INV_LN2_1024)), ROUND_CUR);
     V r = vsub(vadd(vsub(vsub(y.hi, vmul(nd, VS(gr_fast_ln2_1))), vmul(nd, VS(gr_fast_ln2_2))),
                     y.lo),
                vmul(nd, VS(gr_fast_ln2_3)));
