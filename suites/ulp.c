@@ -19,6 +19,7 @@
 
 #include "measure_hp.h"
 #include "ulp_fused.h"
+#include "ulp_lane.h"
 #include "ulp_run.h"
 
 /* Default --samples (random inputs of the stratified sweep).  Measured with `gelucheck run
@@ -483,13 +484,13 @@ static inline void fused_count(struct gs_errstat *st, const struct gs_fused_meas
     }
 }
 
-/* fused_count of a correctly rounded output (cr = faithful = 1, cr_distance 0): the lane's. */
-static inline void fused_count_cr(struct gs_errstat *st)
+/* fused_count of n correctly rounded outputs (cr = faithful = 1, cr_distance 0): the lane's. */
+static inline void fused_count_cr(struct gs_errstat *st, uint64_t n)
 {
-    st->points++;
-    st->cr++;
-    st->faithful++;
-    st->hist[0]++;
+    st->points += n;
+    st->cr += n;
+    st->faithful += n;
+    st->hist[0] += n;
 }
 
 /* gs_fused_measure_f32, its common case first. */
@@ -809,14 +810,22 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     fs.skip_own -= fs.skip_own > 0;
     fs.skip_ex -= fs.skip_ex > 0;
+    /* the lanes' decisions for the whole block at once (four at a time where the CPU allows:
+     * ulp_lane.h), on the maxima of its start as above; their outputs are counted together
+     * after the loop (the lanes run only where the block has one region, and counts add up in
+     * any order) */
+    unsigned char take_own[ULP_MEAS_BLOCK], take_ex[ULP_MEAS_BLOCK];
+    if (lane_own)
+        gs_fused_cr_lane_n(en, ok, y, k, emax, max_rel, take_own);
+    if (lane_ex)
+        gs_fused_cr_lane_n(ex, okx, y, k, emax_x, max_rel_x, take_ex);
     size_t took_own = 0, took_ex = 0;
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = one_rg ? rg0 : region_of(GELUREF_F32, x[q]);
         fs.rg[q] = (unsigned char)rg;
         fs.own[q] = FS_FULL;
         int d;
-        if (lane_own && ok[q] && gs_fused_cr_lane(&en[q], y[q], emax, max_rel)) {
-            fused_count_cr(&a->loc[rg]);
+        if (lane_own && take_own[q]) {
             took_own++;
             d = 2;
         } else {
@@ -840,8 +849,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         fs.ex[q] = FS_DONE;
         if (u->exact && q != pre_x) {
             int dx;
-            if (lane_ex && okx[q] && gs_fused_cr_lane(&ex[q], y[q], emax_x, max_rel_x)) {
-                fused_count_cr(&a->ex_loc[rg]);
+            if (lane_ex && take_ex[q]) {
                 took_ex++;
                 dx = 2;
             } else {
@@ -857,6 +865,10 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         }
         rest += fs.own[q] != FS_DONE || fs.ex[q] != FS_DONE;
     }
+    if (took_own)
+        fused_count_cr(&a->loc[rg0], took_own);
+    if (took_ex)
+        fused_count_cr(&a->ex_loc[rg0], took_ex);
     if (lane_own && 2 * took_own < k)
         fs.skip_own = FUSED_LANE_SKIP;
     if (lane_ex && 2 * took_ex < k)

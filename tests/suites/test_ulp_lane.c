@@ -1,0 +1,166 @@
+/* The ulp sweep's correctly rounded lane four enclosures at a time (gs_fused_cr_lane_n_avx2,
+ * suites/ulp_lane_avx2.c) against one at a time (gs_fused_cr_lane_n_generic, which is
+ * gs_fused_cr_lane itself): every decision the same.  Enclosures: the reference's double tier
+ * (geluref_enclose_n) of random binary32 inputs of every function, as the sweep sees them, and
+ * the same altered to reach each test of the lane: another side, the exponent moved across
+ * E = -126 and the bound emax, the error widened until the cell or the binade is crossed, the
+ * significand a zero, a subnormal, an infinity or a NaN (with an ordinary E too).  Outputs: RN of the enclosed value
+ * (the double rounded to binary32) and its neighbours, and of the other sign, the output
+ * the lane's tests of the binade would take beyond binary32's range, random patterns.  Bounds: emax
+ * at and around the binades, max_rel below, at and above the relative errors, and negative,
+ * infinite and NaN.  ok at random.  Blocks of every length 1 to 11 (each enclosure in every
+ * lane and in the scalar rest).  It must take some outputs and refuse others, so that a
+ * difference could show.  Skipped (exit 77) where the CPU lacks AVX2 or the build has no
+ * such version.  Usage: test_ulp_lane N SEED. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ulp_lane.h"
+
+#if !defined(GS_HAVE_AVX2_LANE)
+int main(void)
+{
+    printf("SKIP: no AVX2 version in this build\n");
+    return 77;
+}
+#else
+
+#define MAXB 11
+
+static uint64_t rng = 88172645463325252u;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static uint64_t f32_bits(double v)
+{
+    float f = (float)v;
+    uint32_t b;
+    memcpy(&b, &f, sizeof b);
+    return b;
+}
+
+/* The output the lane would take for e wherever its tests pass (the nearest integer to
+ * ms in e's binade E, whatever E is): so that the tests of E and of rn are reached beyond the
+ * binary32 range and for an infinite or NaN m too. */
+static uint64_t want_of(const struct geluref_encl *e)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023, E = em + e->e;
+    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
+    double ms;
+    memcpy(&ms, &msb, sizeof ms);
+    return ((mb >> 63) << 31) | (((uint64_t)(E + 126) << 23) + (uint64_t)(ms + 0.5));
+}
+
+/* An altered copy of e (kind 0: none). */
+static struct geluref_encl alter(struct geluref_encl e, unsigned kind)
+{
+    static const double ms[] = { 0.0, -0.0, 0x1p-1070, -0x1p-1060, INFINITY, -INFINITY, NAN };
+    switch (kind) {
+    case 1: e.side = (int)(next() % 3) - 1; break;
+    case 2: e.e += (int64_t)(next() % 301) - 150; break;
+    case 3: e.err *= ldexp(1.0, (int)(next() % 60) - 10); break;
+    case 4: e.m = ms[next() % (sizeof ms / sizeof ms[0])]; break;
+    case 5: e.e = -126 - (int64_t)(next() % 3) - (int64_t)floor(log2(fabs(e.m)) + 0.5); break;
+    case 7: { /* E beyond binary32's largest binade, below 2^9 */
+        uint64_t mb;
+        memcpy(&mb, &e.m, sizeof mb);
+        e.e = 128 + (int64_t)(next() % 270) - ((int64_t)((mb >> 52) & 0x7ff) - 1023);
+        break;
+    }
+    case 6: { /* an infinity, a NaN (a payload in the low bits too), a zero or a subnormal m
+               * whose E is an ordinary binade: only the tests of em refuse some of them */
+        static const uint64_t mbs[] = { 0x7ff0000000000000u, 0x7ff8000000000000u,
+                                        0xfff8000012345678u, 0x7ff0000123456789u, 0,
+                                        0x000123456789abcdu, 0x800fedcba9876543u };
+        uint64_t mb = mbs[next() % (sizeof mbs / sizeof mbs[0])];
+        memcpy(&e.m, &mb, sizeof mb);
+        e.e = (int64_t)(next() % 300) - 150 - ((int64_t)((mb >> 52) & 0x7ff) - 1023);
+        break;
+    }
+    default: break;
+    }
+    return e;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_ulp_lane N SEED\n");
+        return 2;
+    }
+    if (!__builtin_cpu_supports("avx2")) {
+        printf("SKIP: the CPU does not report AVX2\n");
+        return 77;
+    }
+    long n = atol(argv[1]);
+    rng += (uint64_t)atol(argv[2]) * 0x9e3779b97f4a7c15u;
+    static const int64_t emaxes[] = { -127, -126, -125, -100, -20, 0, 1, 24, 127, 128, 1100 };
+    static const double rels[] = { -1.0, 0.0, 0x1p-30, 0x1p-25, 0x1p-24, 0x1.000002p-24,
+                                   0x1p-23, 1.0, INFINITY, NAN };
+    unsigned long n_cmp = 0, n_take = 0, n_bad = 0;
+    for (long it = 0; it < n; it++) {
+        enum geluref_func f = (enum geluref_func)(GELUREF_GELU + (int)(next() % 10));
+        double xs[MAXB];
+        size_t len = 1 + next() % MAXB;
+        for (size_t i = 0; i < len; i++) {
+            uint32_t b = (uint32_t)next();
+            float v;
+            memcpy(&v, &b, sizeof v);
+            xs[i] = next() % 2 ? (double)v : ldexp((double)(next() % 65536) - 32768, -10);
+            if (!isfinite(xs[i]))
+                xs[i] = 1.5;
+        }
+        struct geluref_encl e[MAXB];
+        unsigned char ok[MAXB], ta[MAXB], tg[MAXB];
+        uint64_t y[MAXB];
+        memset(e, 0, sizeof e);
+        geluref_enclose_n(f, xs, len, e, ok);
+        for (size_t i = 0; i < len; i++) {
+            double v = ldexp(e[i].m, (int)e[i].e);
+            unsigned kind = next() % 4 == 0 ? (unsigned)(1 + next() % 7) : 0;
+            e[i] = alter(e[i], kind);
+            uint64_t y0 = f32_bits(v);
+            unsigned pick = kind >= 6 && next() % 4 ? 7 : (unsigned)(next() % 8);
+            y[i] = pick < 4 ? y0 : pick == 4 ? y0 + 1 : pick == 5 ? y0 - 1
+                 : pick == 6 ? y0 ^ 0x80000000u : next() % 4 ? want_of(&e[i]) : next() & 0xffffffffu;
+            if (next() % 10 == 0)
+                ok[i] = 0;
+        }
+        unsigned r = (unsigned)(next() % 6);
+        int64_t emax = r == 0 ? 1100 : r == 1 ? emaxes[next() % (sizeof emaxes / sizeof emaxes[0])]
+                                              : 127;
+        double max_rel = next() % 3 ? 1.0 : rels[next() % (sizeof rels / sizeof rels[0])];
+        memset(ta, 7, sizeof ta);
+        memset(tg, 9, sizeof tg);
+        gs_fused_cr_lane_n_avx2(e, ok, y, len, emax, max_rel, ta);
+        gs_fused_cr_lane_n_generic(e, ok, y, len, emax, max_rel, tg);
+        for (size_t i = 0; i < len; i++) {
+            n_cmp++;
+            n_take += tg[i] == 1;
+            if (ta[i] != tg[i] && n_bad++ < 20)
+                printf("FAIL %s x=%a m=%a err=%a e=%lld side=%d y=0x%08llx emax=%lld "
+                       "max_rel=%a ok=%d: four at a time %d, one at a time %d\n",
+                       geluref_func_name(f), xs[i], e[i].m, e[i].err, (long long)e[i].e,
+                       e[i].side, (unsigned long long)y[i], (long long)emax, max_rel, ok[i],
+                       ta[i], tg[i]);
+        }
+    }
+    printf("%lu decisions compared, %lu outputs taken, %lu refused, %lu different\n", n_cmp,
+           n_take, n_cmp - n_take, n_bad);
+    /* a lane that never takes (or always does) could hide a difference */
+    if (n_take < n_cmp / 20 || n_cmp - n_take < n_cmp / 20) {
+        printf("FAIL: too few outputs taken or refused for the comparison to mean anything\n");
+        return 1;
+    }
+    return n_bad != 0;
+}
+#endif
