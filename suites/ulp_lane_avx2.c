@@ -12,6 +12,8 @@
 
 #include <immintrin.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <string.h>
 
 #include "ulp_fused.h"
 
@@ -53,7 +55,8 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
             /* gs_fused_common: em, E and the tests that return -1 */
             __m256i em = _mm256_sub_epi64(_mm256_and_si256(_mm256_srli_epi64(mb, 52), c7ff), c1023);
             __m256i E = _mm256_add_epi64(em, ee);
-            __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(cm126, E), _mm256_cmpgt_epi64(E, cemax));
+            __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(cm126, E),
+                                          _mm256_cmpgt_epi64(E, cemax));
             bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, cm1023));
             bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, c1024));
             bad = _mm256_or_si256(
@@ -61,7 +64,8 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
                                       _mm256_set1_epi64x(-1)));
             __m256d ms = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(mb, mant), exp23));
             /* gs_fused_pow2(23 - em): (23 - em + 1023) << 52 */
-            __m256i p2 = _mm256_slli_epi64(_mm256_add_epi64(_mm256_sub_epi64(_mm256_set1_epi64x(23), em), c1023), 52);
+            __m256i p2 = _mm256_slli_epi64(
+                _mm256_add_epi64(_mm256_sub_epi64(_mm256_set1_epi64x(23), em), c1023), 52);
             __m256d es = _mm256_mul_pd(_mm256_castsi256_pd(eb), _mm256_castsi256_pd(p2));
             __m256d lo = _mm256_sub_pd(ms, es), hi = _mm256_add_pd(ms, es);
             __m256i lb = _mm256_castpd_si256(lo), hb = _mm256_castpd_si256(hi);
@@ -72,20 +76,32 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
             good = _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(lb, low28), zero), good);
             good = _mm256_andnot_si256(bad, good);
             /* gs_fused_cr_lane's relative test */
-            __m256d rel = _mm256_cmp_pd(_mm256_mul_pd(vmaxrel, _mm256_sub_pd(lo, vone)), half, _CMP_GT_OQ);
+            __m256d rel = _mm256_cmp_pd(_mm256_mul_pd(vmaxrel, _mm256_sub_pd(lo, vone)), half,
+                                        _CMP_GT_OQ);
             good = _mm256_and_si256(good, _mm256_castpd_si256(rel));
             /* ni, up and rn = ((E + 126) << 23) + ni + up */
             __m256i sig = _mm256_or_si256(_mm256_and_si256(lb, mant), bit52);
             __m256i ni = _mm256_srli_epi64(sig, 29);
             __m256i up = _mm256_and_si256(_mm256_srli_epi64(sig, 28), one);
-            __m256i rn = _mm256_add_epi64(_mm256_add_epi64(_mm256_slli_epi64(_mm256_add_epi64(E, c126), 23), ni), up);
+            __m256i rn = _mm256_slli_epi64(_mm256_add_epi64(E, c126), 23);
+            rn = _mm256_add_epi64(_mm256_add_epi64(rn, ni), up);
             /* rn < 0x7f800000 (rn >= 0 in every lane still good: E >= -126) */
             good = _mm256_and_si256(good, _mm256_cmpgt_epi64(rnmax, rn));
             __m256i want = _mm256_or_si256(_mm256_slli_epi64(_mm256_srli_epi64(mb, 63), 31), rn);
-            good = _mm256_and_si256(good, _mm256_cmpeq_epi64(_mm256_loadu_si256((const __m256i *)(const void *)&y[q]), want));
-            int mask = _mm256_movemask_pd(_mm256_castsi256_pd(good));
-            for (int j = 0; j < 4; j++)
-                take[q + (size_t)j] = (unsigned char)((ok[q + (size_t)j] != 0) & ((mask >> j) & 1));
+            __m256i yv = _mm256_loadu_si256((const __m256i *)(const void *)&y[q]);
+            good = _mm256_and_si256(good, _mm256_cmpeq_epi64(yv, want));
+            /* take[q + j] = (ok[q + j] != 0) & bit j of the mask, four bytes at once: each
+             * byte of ok folded to its bit 0 (the shifts by 4, 2 and 1 bring only the byte's
+             * own bits there), the mask's bits spread to bits 0, 8, 16 and 24 */
+            uint32_t mask = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(good));
+            uint32_t okw, tw;
+            memcpy(&okw, ok + q, sizeof okw);
+            okw |= okw >> 4;
+            okw |= okw >> 2;
+            okw |= okw >> 1;
+            tw = (mask & 1) | (mask & 2) << 7 | (mask & 4) << 14 | (mask & 8) << 21;
+            tw &= okw & 0x01010101u;
+            memcpy(take + q, &tw, sizeof tw);
         }
     }
     gs_fused_cr_lane_n_generic(e + q, ok + q, y + q, k - q, emax, max_rel, take + q);

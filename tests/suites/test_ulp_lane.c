@@ -1,17 +1,22 @@
 /* The ulp sweep's correctly rounded lane four enclosures at a time (gs_fused_cr_lane_n_avx2,
  * suites/ulp_lane_avx2.c) against one at a time (gs_fused_cr_lane_n_generic, which is
- * gs_fused_cr_lane itself): every decision the same.  Enclosures: the reference's double tier
- * (geluref_enclose_n) of random binary32 inputs of every function, as the sweep sees them, and
- * the same altered to reach each test of the lane: another side, the exponent moved across
- * E = -126 and the bound emax, the error widened until the cell or the binade is crossed, the
- * significand a zero, a subnormal, an infinity or a NaN (with an ordinary E too).  Outputs: RN of the enclosed value
- * (the double rounded to binary32) and its neighbours, and of the other sign, the output
- * the lane's tests of the binade would take beyond binary32's range, random patterns.  Bounds: emax
- * at and around the binades, max_rel below, at and above the relative errors, and negative,
- * infinite and NaN.  ok at random.  Blocks of every length 1 to 11 (each enclosure in every
- * lane and in the scalar rest).  It must take some outputs and refuse others, so that a
- * difference could show.  Skipped (exit 77) where the CPU lacks AVX2 or the build has no
- * such version.  Usage: test_ulp_lane N SEED. */
+ * gs_fused_cr_lane itself): every decision the same.
+ *   enclosures  the reference's double tier (geluref_enclose_n) of random binary32 inputs of
+ *               every function, as the sweep sees them, and the same altered to reach each
+ *               test of the lane: another side, the exponent moved across E = -126, the
+ *               bound emax and binary32's largest binade, the error widened until the cell
+ *               or the binade is crossed, the significand a zero, a subnormal, an infinity
+ *               or a NaN (with an ordinary E too);
+ *   outputs     RN of the enclosed value (the double rounded to binary32), its neighbours,
+ *               the other sign, the output the lane's tests of the binade would take
+ *               (beyond binary32's range too), random patterns;
+ *   bounds      emax at and around the binades; max_rel below, at and above the relative
+ *               errors, negative, infinite and NaN;
+ *   ok at random; blocks of every length 1 to 11 (each enclosure in every lane and in the
+ *   scalar rest).
+ * It must take some outputs and refuse others, so that a difference could show.  Skipped
+ * (exit 77) where the CPU lacks AVX2 or the build has no such version.
+ * Usage: test_ulp_lane N SEED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,7 +136,8 @@ int main(int argc, char **argv)
             uint64_t y0 = f32_bits(v);
             unsigned pick = kind >= 6 && next() % 4 ? 7 : (unsigned)(next() % 8);
             y[i] = pick < 4 ? y0 : pick == 4 ? y0 + 1 : pick == 5 ? y0 - 1
-                 : pick == 6 ? y0 ^ 0x80000000u : next() % 4 ? want_of(&e[i]) : next() & 0xffffffffu;
+                 : pick == 6 ? y0 ^ 0x80000000u : next() % 4 ? want_of(&e[i])
+                                                            : next() & 0xffffffffu;
             if (next() % 10 == 0)
                 ok[i] = 0;
         }
