@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <reports.h>
+
 #include "cli.h"
 #include "resread.h"
 
@@ -108,7 +110,8 @@ json_t *cli_site_map_load(const char *map, char *msg, size_t size)
     json_error_t je;
     json_t *m = json_load_file(map, 0, &je), *sites = NULL;
     if (!m) {
-        snprintf(msg, size, "cannot read site map '%s': %s (line %d)", map, je.text, je.line);
+        snprintf(msg, size, "cannot read site map '%s': %s (line %d)", map,
+                 rp_json_error_text(&je), je.line);
         return NULL;
     }
     const char *schema = rr_str(m, "schema");

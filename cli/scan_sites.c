@@ -11,6 +11,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <reports.h>
+
 #include "adapter.h"
 #include "cli.h"
 
@@ -106,7 +108,7 @@ int cli_scan_attach(json_t *adapter, const char *spec, const char *runtime,
                    json_object_get(scan, "schema")) : "", "gelucheck-scan/1") != 0) {
         fprintf(stderr, "gelucheck: warning: adapter '%s': its scan wrote no gelucheck-scan/1 "
                 "document (%s); report.md will have no table of its sites\n", spec,
-                scan ? "another schema" : je.text);
+                scan ? "another schema" : rp_json_error_text(&je));
         json_decref(scan);
         goto out;
     }

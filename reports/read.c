@@ -114,6 +114,14 @@ static long nul_before(FILE *f, size_t limit)
     return -1;
 }
 
+const char *rp_json_error_text(json_error_t *e)
+{
+    for (char *c = e->text; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = ' ';
+    return e->text;
+}
+
 json_t *rp_result_load(const char *path, char *msg, size_t size)
 {
     json_error_t err;
@@ -135,9 +143,9 @@ json_t *rp_result_load(const char *path, char *msg, size_t size)
             snprintf(msg, size, "%s: NUL byte at offset %ld", path, nul);
         else if (err.line > 0)
             snprintf(msg, size, "%s: line %d, column %d: %s", path, err.line, err.column,
-                     err.text);
+                     rp_json_error_text(&err));
         else
-            snprintf(msg, size, "%s: not JSON: %s", path, err.text);
+            snprintf(msg, size, "%s: not JSON: %s", path, rp_json_error_text(&err));
         return NULL;
     }
     if (rp_result_check(doc, path, msg, size)) {

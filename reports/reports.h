@@ -86,6 +86,9 @@ int rp_mkdirs(const char *path, char *msg, size_t size);
  * ...", "r.json: schema is 'x', want 'gelucheck-result/1'", "r.json: kernels[2]: no
  * 'dtype'"). */
 json_t *rp_result_load(const char *path, char *msg, size_t size);
+/* jansson's error text on one line, in place (its "near '...'" quotes the input, control
+ * characters and all: they become spaces); returns e->text. */
+const char *rp_json_error_text(json_error_t *e);
 /* The checks of rp_result_load on a document already parsed (path only names it in msg):
  * 0, or -1 with msg set. */
 int rp_result_check(const json_t *doc, const char *path, char *msg, size_t size);
