@@ -94,6 +94,9 @@ size_t gr_fast_encl_n_fma(enum geluref_func f, const double *x, size_t n,
  * FMA): the same bits. */
 size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
                            struct geluref_encl *out, unsigned char *ok);
+/* The enclosures gr_fast_encl_n_avx2 served from its vector lanes on this thread (not
+ * handed to gr_fast_encl_fma): for the tests, which must see the vector path at work. */
+extern _Thread_local unsigned long gr_fast_vec_lanes;
 
 /* ---- building blocks (fast_phi.h) ---- */
 /* e^(-y) = m 2^(-q) (1 + t), |t| <= GR_EPS_EXP, for y = y.hi + y.lo in [0, GR_EXP_YMAX]. */

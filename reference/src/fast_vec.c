@@ -5,15 +5,16 @@
  * Each lane performs the very operations of the FMA build's scalar evaluator (fast_fn.c
  * encl_gelu, encl_normcdf, encl_normpdf, encl_gelu_grad, encl_erfc, encl_erf, encl_approx,
  * encl_tanh_grad, with fast_phi.h's gr_fast_exp_neg_d and gr_fast_mills_d and dd.h's
- * algorithms), in the same order: additions, products, quotients and fused multiply-adds are correctly rounded
- * whether one or four are computed at once, and nothing is contracted (-ffp-contract=off; the
+ * algorithms), in the same order: additions, products, quotients and fused multiply-adds
+ * are correctly rounded whether one or four are computed at once, and nothing is contracted (-ffp-contract=off; the
  * fused steps are the scalar code's fma() calls, here _mm256_fmadd_pd and _mm256_fmsub_pd
  * for fma(a, b, -p)); the rounding to an integer is the scalar code's nearbyint (the current
  * rounding direction, no inexact exception).  So each lane's enclosure is the scalar one bit
  * for bit, and the scalar error analysis is the proof of both.  A lane leaves the vector path
  * where the scalar code would branch elsewhere (the series near 0 of gelu, erf and erfc are
  * computed too; the one-sided saturation enclosures, a power of two outside the normal
- * doubles, a range check, a bound that gives up): that lane is evaluated by the scalar gr_fast_encl_fma.
+ * doubles, a range check, a bound that gives up): that lane is evaluated by the scalar
+ * gr_fast_encl_fma.
  * tests/reference/test_fast_encl_vec.c compares both bit for bit on random inputs, every
  * boundary of the branches and every alignment of a batch; test_fast_encl checks this
  * build's enclosures against f(x) at 300 bits as it does the scalar builds'.
@@ -21,7 +22,6 @@
  * Compiled only on x86-64, with -mavx2 -mfma (reference/CMakeLists.txt). */
 #include <immintrin.h>
 #include <math.h>
-#include <string.h>
 
 #include "fast_phi.h" /* fast.h, and INV_LN2_1024 */
 
@@ -474,6 +474,8 @@ static inline void v_erfc(V x, struct vout *o)
 /* The batch: four lanes at a time where the function has a vector path, each lane the
  * vector's or, where it left, gr_fast_encl_fma's (as ENCL_LOOP); the rest of the batch and
  * the other functions by gr_fast_encl_n_fma. */
+_Thread_local unsigned long gr_fast_vec_lanes;
+
 size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
                            struct geluref_encl *out, unsigned char *ok)
 {
@@ -511,6 +513,7 @@ size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
         _mm256_storeu_pd(e, o.e);
         _mm256_storeu_pd(err, o.err);
         int served = _mm256_movemask_pd(o.ok);
+        gr_fast_vec_lanes += (unsigned long)__builtin_popcount((unsigned)served);
         for (int l = 0; l < 4; l++) {
             double xi = x[i + l];
             if (served >> l & 1) {

@@ -2,7 +2,8 @@
  * of every function") checked against f(x) at 300 bits (geluref_eval_mpfr): every enclosure
  * m 2^e +- err 2^e a build gives must hold f(x), in the generic build and, where the CPU has
  * FMA, the FMA build, and where it has AVX2 too, the batch of four (fast_vec.c: each input
- * evaluated in a full batch of four, so by the vector path).  Inputs: binary32 values, for every function of the plug-in ABI:
+ * evaluated in a full batch of four, so by the vector path).  Inputs: binary32 values, for
+ * every function of the plug-in ABI:
  *   random   N random bit patterns (every binade and both signs alike) and N values uniform
  *            in [-32, 32] (where every function varies), per function;
  *   file     the inputs of a hard-case file of tests/data (binary32), for one function.

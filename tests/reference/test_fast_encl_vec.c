@@ -5,12 +5,16 @@
  * function of the plug-in ABI, in batches of every length 1 to 11 and at every offset (so
  * that each input falls in every lane and in the scalar rest of a batch):
  *   random   N random binary32 bit patterns and N values uniform in [-64, 64];
- *   edges    every branch boundary of the scalar evaluators and its neighbours: 0, +-2^-500,
+ *   edges    every branch boundary of the scalar evaluators and its neighbours: 0 and the
+ *            subnormals (2^-500 is 0 in binary32), +-2^-501 (as doubles),
  *            +-2^-10 (gelu's series), +-2^-4, +-2, +-30, +-60, +-1200, +-2^11, the zero
  *            of gelu_grad's M(z) - z near 0.7518, the cancellation of gelu_tanh_grad near
  *            -0.75, +-37.6 (where 2^-q leaves the normal doubles), infinities, NaN,
  *            subnormals, the largest binary32 values; each with the 64 binary32 values on
- *            either side.
+ *            either side.  (Where the tanh and sigmoid forms' 2^-q leaves the normal doubles
+ *            for negative x, near -21.1 and -416, only the random inputs reach.)
+ * The vector lanes themselves must serve at least a fifth of the random inputs of each
+ * function (gr_fast_vec_lanes).
  * Skipped (exit 77) where the CPU lacks AVX2 or FMA or the build has no such variant.
  * Usage: test_fast_encl_vec N SEED.  Exit 0 when every enclosure is the same. */
 #include <stdio.h>
@@ -109,7 +113,20 @@ int main(int argc, char **argv)
             xs[k++] = f32_of((uint32_t)next64());
             xs[k++] = (float)(((double)(next64() >> 11) * 0x1p-53 - 0.5) * 128);
         }
+        unsigned long lanes0 = gr_fast_vec_lanes, served0 = n_served;
         compare((enum geluref_func)f, xs, k);
+        /* the vector lanes themselves must serve a good share of the random inputs (a fifth:
+         * batches of 1 to 3 inputs and the rests never reach them, and some inputs take the
+         * scalar code by design): a path that handed every lane to the scalar code would
+         * compare equal everywhere */
+        unsigned long lanes = gr_fast_vec_lanes - lanes0, served = n_served - served0;
+        printf("%s: %lu of %lu random enclosures served by the vector lanes\n",
+               geluref_func_name((enum geluref_func)f), lanes, served);
+        if (lanes < served / 5) {
+            printf("FAIL %s: the vector lanes served fewer than a fifth\n",
+                   geluref_func_name((enum geluref_func)f));
+            n_bad++;
+        }
         k = 0;
         for (size_t j = 0; j < ne; j++)
             for (int s = -1; s <= 1; s += 2) {
