@@ -6,24 +6,11 @@
 
 #include "ulp_util.h" /* gs_errstat_add_repeat */
 
-/* Upper ends of the histogram buckets "0", "1", "2", "3-4", "5-16", "17-256"; above: ">256";
- * a NaN on either side: "nan". */
-static const int64_t hist_hi[] = { 0, 1, 2, 4, 16, 256 };
 static const char *const hist_labels[GS_HIST_N] = {
     "0", "1", "2", "3-4", "5-16", "17-256", ">256", "nan"
 };
 
 const char *gs_hist_label(int i) { return i >= 0 && i < GS_HIST_N ? hist_labels[i] : NULL; }
-
-static int hist_index(int64_t d)
-{
-    if (d < 0)
-        return GS_HIST_N - 1;
-    for (int i = 0; i < (int)(sizeof hist_hi / sizeof hist_hi[0]); i++)
-        if (d <= hist_hi[i])
-            return i;
-    return GS_HIST_N - 2;
-}
 
 void gs_errstat_init(struct gs_errstat *s)
 {
@@ -74,7 +61,7 @@ static inline int add_counts(struct gs_errstat *s, const struct gs_meas *m)
     s->points++;
     s->cr += m->cr != 0;
     s->faithful += m->faithful != 0;
-    s->hist[hist_index(m->cr_distance)]++;
+    s->hist[gs_hist_index(m->cr_distance)]++;
     if (!f_finite)
         return 0;
     if (got_nonfinite) {
@@ -106,7 +93,7 @@ void gs_errstat_count(struct gs_errstat *s, int cr, int faithful, int64_t cr_dis
     s->points++;
     s->cr += cr != 0;
     s->faithful += faithful != 0;
-    s->hist[hist_index(cr_distance)]++;
+    s->hist[gs_hist_index(cr_distance)]++;
 }
 
 void gs_errstat_add_repeat_n(struct gs_errstat *s, const struct gs_meas *m, uint64_t n)
@@ -117,7 +104,7 @@ void gs_errstat_add_repeat_n(struct gs_errstat *s, const struct gs_meas *m, uint
     s->points += n;
     s->cr += m->cr != 0 ? n : 0;
     s->faithful += m->faithful != 0 ? n : 0;
-    s->hist[hist_index(m->cr_distance)] += n;
+    s->hist[gs_hist_index(m->cr_distance)] += n;
     if (f_finite && got_nonfinite)
         s->nonfinite += n;
 }

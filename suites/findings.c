@@ -103,6 +103,18 @@ int gs_findings_count_unkept(struct gs_findings *f, enum gs_kind k, enum gs_regi
     return 1;
 }
 
+double gs_findings_unkept_below(const struct gs_findings *f, enum gs_kind k, enum gs_region r)
+{
+    if ((unsigned)k >= GS_N_KINDS)
+        return -INFINITY;
+    if ((unsigned)r > GS_N_REGIONS)
+        r = GS_R_NONE;
+    const struct gs_bucket *b = f->b[k][r];
+    if (b == NULL || b->n_worst < GS_WORST_K)
+        return -INFINITY;
+    return key(b->worst[GS_WORST_K - 1].score); /* gs_findings_count_unkept's ls */
+}
+
 void gs_findings_count_more(struct gs_findings *f, enum gs_kind k, enum gs_region r, uint64_t n)
 {
     struct gs_bucket *b = bucket(f, k, r);

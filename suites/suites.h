@@ -309,6 +309,10 @@ void gs_findings_add(struct gs_findings *f, const struct gs_finding *x);
  * otherwise nothing done, 0. */
 int gs_findings_count_unkept(struct gs_findings *f, enum gs_kind k, enum gs_region r,
                              double score_hi, int exact, uint64_t x);
+/* The bound below which gs_findings_count_unkept counts a finding of kind k in region r
+ * whatever its x: it counts every score_hi < the bound (not NaN) while the list is unchanged
+ * (a full list's last score; -INFINITY when it would count none: no full list). */
+double gs_findings_unkept_below(const struct gs_findings *f, enum gs_kind k, enum gs_region r);
 /* n more untolerated findings of kind k in region r counted, none of them kept (the caller
  * knows that none could enter the worst list: gs_findings_count_unkept said so of a smaller
  * x of the same score, and the list has not changed since). */
@@ -359,6 +363,15 @@ int gs_finding_json_cmp(const json_t *a, const json_t *b);
 /* cr_distance histogram buckets: 0, 1, 2, 3-4, 5-16, 17-256, > 256, not comparable (NaN). */
 #define GS_HIST_N 8
 const char *gs_hist_label(int i); /* "0", "1", "2", "3-4", "5-16", "17-256", ">256", "nan" */
+/* The bucket of a cr_distance d: the number of the upper ends 0, 1, 2, 4, 16 and 256 of the
+ * buckets "0" to "17-256" that d exceeds (">256" above them all); a negative d (a NaN on
+ * either side) "nan". */
+static inline int gs_hist_index(int64_t d)
+{
+    if (d < 0)
+        return GS_HIST_N - 1;
+    return (d > 0) + (d > 1) + (d > 2) + (d > 4) + (d > 16) + (d > 256);
+}
 
 /* Mergeable accuracy statistics over a set of inputs (errstat.c).  Maxima keep their
  * argument; ties go to the smaller x bits, so merging in any order gives the same result. */

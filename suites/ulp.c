@@ -484,43 +484,12 @@ static inline void fused_count(struct gs_errstat *st, const struct gs_fused_meas
     }
 }
 
-/* fused_count of n correctly rounded outputs (cr = faithful = 1, cr_distance 0): the lane's. */
-static inline void fused_count_cr(struct gs_errstat *st, uint64_t n)
-{
-    st->points += n;
-    st->cr += n;
-    st->faithful += n;
-    st->hist[0] += n;
-}
-
 /* gs_fused_measure_f32, its common case first. */
 static inline int fused_measure(const struct geluref_encl *e, uint64_t y,
                                 struct gs_fused_meas *fm)
 {
     int r = gs_fused_measure_f32_fast(e, y, fm);
     return r < 0 ? gs_fused_measure_f32(e, y, fm) : r;
-}
-
-/* The policy's verdict on a decided measurement (gs_policy_judge's tests, with the error
- * intervals): 1 passed, 0 failed, -1 not certain. */
-static inline int fused_judge(const struct gs_policy_values *v, const struct gs_fused_meas *fm)
-{
-    if (fm->defect == GS_K_NONE)
-        return 1;
-    if (fm->defect != GS_K_SIGNED_ZERO && v->abs_tol > 0) { /* within_tol */
-        if (gs_fused_abs_hi(fm) <= v->abs_tol)
-            return 1;
-        if (!(gs_fused_abs_lo(fm) > v->abs_tol))
-            return -1;
-    }
-    if (fm->defect != GS_K_ULP_EXCEEDED)
-        return 0; /* signed_zero, wrong_sign, premature_flush, ftz */
-    if (v->accuracy_domain == GS_DOMAIN_NORMAL && fm->want_class != GS_WANT_NORMAL)
-        return 1;
-    if ((double)fm->cr_distance > v->max_cr_distance || (v->faithful && !fm->faithful) ||
-        gs_fused_ulp_lo(fm) > v->max_ulp)
-        return 0;
-    return gs_fused_ulp_hi(fm) <= v->max_ulp ? 1 : -1;
 }
 
 /* The state of an input's measurement (the kernel's own, the exact function's) in a block. */
@@ -535,10 +504,61 @@ struct fused_state {
      * exact function: few outputs correctly rounded), and each miss costs a second decision;
      * the same results either way */
     unsigned skip_own, skip_ex;
+    unsigned skip_qown, skip_qex; /* the quick lanes' likewise (a quarter) */
 };
 
 /* Blocks without a lane after one where it took fewer than half (fused_state.skip_own). */
 #define FUSED_LANE_SKIP 16
+
+/* The lanes' decisions for a block (ulp_lane.h), their outputs counted into st: where the
+ * correctly rounded lane runs (cr, with emax and max_rel: gs_fused_cr_lane), its outputs,
+ * correctly rounded and faithful at cr_distance 0; where the quick lane runs (quick, with
+ * b), those it takes of the rest.  t[q] is nonzero where either took input q; *failed gains
+ * how many of them the policy failed (their findings for the caller to count), *crn how many
+ * the correctly rounded lane took.  Returns how many they took. */
+static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *ok,
+                            const uint64_t *y, size_t k, int cr, int64_t emax, double max_rel,
+                            int quick, const struct gs_quick_bounds *b, unsigned char *t,
+                            struct gs_errstat *st, uint64_t *failed, uint64_t *crn)
+{
+    struct gs_quick_counts n = { 0 };
+    if (cr) {
+        gs_fused_cr_lane_n(e, ok, y, k, emax, max_rel, t);
+        for (size_t q = 0; q < k; q++)
+            n.n += t[q];
+        n.cr = n.faithful = n.hist[0] = n.n;
+    } else {
+        memset(t, 0, k);
+    }
+    *crn = n.n;
+    if (quick && 8 * (k - n.n) >= k) { /* not for a few left: it would cost more */
+        unsigned char rest[ULP_MEAS_BLOCK], tq[ULP_MEAS_BLOCK];
+        for (size_t q = 0; q < k; q++)
+            rest[q] = (unsigned char)(ok[q] & !t[q]);
+        gs_fused_quick_lane_n(e, rest, y, k, b, tq, &n);
+        for (size_t q = 0; q < k; q++)
+            t[q] |= tq[q];
+    }
+    st->points += n.n;
+    st->cr += n.cr;
+    st->faithful += n.faithful;
+    for (int i = 0; i < GS_HIST_N; i++)
+        st->hist[i] += n.hist[i];
+    *failed += n.failed;
+    return n.n;
+}
+
+/* The quick lane's bounds for statistics st (ulp_lane.h): their maxima, the policy v (NULL:
+ * not judged), and findings f's bound for an unkept ulp_exceeded finding in region rg. */
+static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
+                                           const struct gs_policy_values *v,
+                                           const struct gs_findings *f, enum gs_region rg)
+{
+    struct gs_quick_bounds b = { st->max_ulp, st->max_abs, st->max_rel, v, -INFINITY };
+    if (v != NULL)
+        b.unkept = gs_findings_unkept_below(f, GS_K_ULP_EXCEEDED, rg);
+    return b;
+}
 
 /* Pass 1's measurement of (x, y) from enclosure e (ok: e holds), its quick case accounted at
  * once: when gs_fused_measure_f32_quick decides it with V itself known, its verdict is
@@ -562,7 +582,7 @@ fused_quick(const struct geluref_encl *e, int ok, uint64_t y, uint64_t x, struct
     struct gs_fused_meas qm;
     if (!gs_fused_quick_core(e, y, &qm, 0))
         return fused_measure(e, y, fm);
-    int j = v ? fused_judge(v, &qm) : 1;
+    int j = v ? gs_fused_judge(v, &qm) : 1;
     if (j >= 0 && fused_below_max(st, &qm, x) &&
         (j == 1 || gs_findings_count_unkept(f, qm.defect, rg, qm.ulp, 1, x))) {
         fused_count(st, &qm);
@@ -761,8 +781,10 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     geluref_enclose_n(c->func, xd, k, en, ok);
     if (u->exact)
         geluref_enclose_n(u->exact, xd, k, ex, okx);
-    /* pass 1.  The block's inputs share a binade (a local item); where its whole interval
-     * lies in one region, that is every input's region, and the correctly rounded lane
+    /* pass 1.  Where the block's inputs (a local item's share a binade) lie between two
+     * patterns of one sign and one region (their binade's ends, else their least and
+     * greatest), that is every input's region (a region is an interval, and |x| grows with
+     * the pattern), and the correctly rounded lane
      * (gs_fused_cr_lane) counts the outputs it decides to be RN(f(x)) where the region's
      * maxima are above every error such an output can have (gs_fused_cr_emax; the maxima
      * only grow, so what holds at the start of the block holds for each input). */
@@ -770,8 +792,18 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     uint64_t decided = 0;
     size_t rest = 0; /* measurements left to passes 2 to 5 */
     const uint64_t mant = ((uint64_t)1 << 23) - 1;
-    enum gs_region rg0 = region_of(GELUREF_F32, x[0] & ~mant);
-    int one_rg = rg0 < GS_N_REGIONS && rg0 == region_of(GELUREF_F32, x[0] | mant);
+    uint64_t xlo = x[0] & ~mant, xhi = x[0] | mant; /* x[0]'s binade, the block's */
+    enum gs_region rg0 = region_of(GELUREF_F32, xlo);
+    if (rg0 != region_of(GELUREF_F32, xhi)) { /* a binade across regions: the block's ends */
+        xlo = xhi = x[0];
+        for (size_t q = 1; q < k; q++) {
+            xlo = x[q] < xlo ? x[q] : xlo;
+            xhi = x[q] > xhi ? x[q] : xhi;
+        }
+        rg0 = region_of(GELUREF_F32, xlo);
+    }
+    int one_rg = rg0 < GS_N_REGIONS && ((xlo ^ xhi) >> 31) == 0 &&
+                 rg0 == region_of(GELUREF_F32, xhi);
     int64_t emax = -1000, emax_x = -1000;
     double max_rel = -1, max_rel_x = -1;
     int lane_own = 0, lane_ex = 0; /* try the lanes in this block */
@@ -808,34 +840,54 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         lane_own = emax > -1000 && fs.skip_own == 0;
         lane_ex = u->exact && emax_x > -1000 && fs.skip_ex == 0;
     }
+    int quick_own = one_rg && fs.skip_qown == 0, quick_ex = one_rg && u->exact && fs.skip_qex == 0;
     fs.skip_own -= fs.skip_own > 0;
     fs.skip_ex -= fs.skip_ex > 0;
+    fs.skip_qown -= fs.skip_qown > 0;
+    fs.skip_qex -= fs.skip_qex > 0;
     /* the lanes' decisions for the whole block at once (four at a time where the CPU allows:
-     * ulp_lane.h), on the maxima of its start as above; their outputs are counted together
-     * after the loop (the lanes run only where the block has one region, and counts add up in
-     * any order) */
-    unsigned char take_own[ULP_MEAS_BLOCK], take_ex[ULP_MEAS_BLOCK];
-    if (lane_own)
-        gs_fused_cr_lane_n(en, ok, y, k, emax, max_rel, take_own);
-    if (lane_ex)
-        gs_fused_cr_lane_n(ex, okx, y, k, emax_x, max_rel_x, take_ex);
-    size_t took_own = 0, took_ex = 0;
+     * ulp_lane.h), on the maxima and worst lists of its start: pass 1 changes neither (it
+     * only counts; the exact function's last input was accounted above), so a decision made
+     * at the start holds for each input.  Their outputs are counted together after the loop
+     * (the lanes run only where the block has one region, and counts add up in any order). */
+    unsigned char tk_own[ULP_MEAS_BLOCK], tk_ex[ULP_MEAS_BLOCK];
+    int any_own = quick_own || lane_own, any_ex = quick_ex || lane_ex;
+    uint64_t crn_own = 0, crn_ex = 0, n_own = 0, n_ex = 0, failed = 0;
+    if (any_own) {
+        struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
+        n_own = block_lanes(en, ok, y, k, lane_own, emax, max_rel, quick_own, &b, tk_own,
+                            &a->loc[rg0], &failed, &crn_own);
+        if (failed)
+            gs_findings_count_more(&a->f, GS_K_ULP_EXCEEDED, rg0, failed);
+    }
+    if (any_ex) {
+        struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
+        if (pre_x < k)
+            okx[pre_x] = 0; /* accounted above */
+        n_ex = block_lanes(ex, okx, y, k, lane_ex, emax_x, max_rel_x, quick_ex, &b, tk_ex,
+                           &a->ex_loc[rg0], &failed, &crn_ex);
+    }
+    if (quick_own && 4 * n_own < k)
+        fs.skip_qown = FUSED_LANE_SKIP;
+    if (quick_ex && 4 * n_ex < k)
+        fs.skip_qex = FUSED_LANE_SKIP;
+    if (lane_own && 2 * crn_own < k)
+        fs.skip_own = FUSED_LANE_SKIP;
+    if (lane_ex && 2 * crn_ex < k)
+        fs.skip_ex = FUSED_LANE_SKIP;
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = one_rg ? rg0 : region_of(GELUREF_F32, x[q]);
         fs.rg[q] = (unsigned char)rg;
         fs.own[q] = FS_FULL;
-        int d;
-        if (lane_own && take_own[q]) {
-            took_own++;
-            d = 2;
-        } else {
-            d = fused_quick(&en[q], ok[q], y[q], x[q], &a->loc[rg], v, &a->f, rg, &fs.fm[q]);
-        }
+        int d = any_own && tk_own[q]
+                    ? 2
+                    : fused_quick(&en[q], ok[q], y[q], x[q], &a->loc[rg], v, &a->f, rg,
+                                  &fs.fm[q]);
         if (d == 2) {
             fs.own[q] = FS_DONE;
             decided++;
         } else if (d == 1) {
-            int j = fused_judge(v, &fs.fm[q]);
+            int j = gs_fused_judge(v, &fs.fm[q]);
             if (j >= 0) {
                 fs.own[q] = FS_DECIDED;
                 if (!need_max && !fused_below_max(&a->loc[rg], &fs.fm[q], x[q]))
@@ -848,14 +900,9 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         }
         fs.ex[q] = FS_DONE;
         if (u->exact && q != pre_x) {
-            int dx;
-            if (lane_ex && take_ex[q]) {
-                took_ex++;
-                dx = 2;
-            } else {
-                dx = fused_quick(&ex[q], okx[q], y[q], x[q], &a->ex_loc[rg], NULL, NULL, rg,
-                                 &fs.fx[q]);
-            }
+            int dx = any_ex && tk_ex[q] ? 2
+                                        : fused_quick(&ex[q], okx[q], y[q], x[q], &a->ex_loc[rg],
+                                                      NULL, NULL, rg, &fs.fx[q]);
             fs.ex[q] = dx == 2 ? FS_DONE : FS_FULL;
             if (dx == 1) {
                 fs.ex[q] = FS_DECIDED;
@@ -865,14 +912,6 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         }
         rest += fs.own[q] != FS_DONE || fs.ex[q] != FS_DONE;
     }
-    if (took_own)
-        fused_count_cr(&a->loc[rg0], took_own);
-    if (took_ex)
-        fused_count_cr(&a->ex_loc[rg0], took_ex);
-    if (lane_own && 2 * took_own < k)
-        fs.skip_own = FUSED_LANE_SKIP;
-    if (lane_ex && 2 * took_ex < k)
-        fs.skip_ex = FUSED_LANE_SKIP;
     if (rest == 0) { /* pass 1 accounted every measurement: no pick, nothing left */
         gs_ref_add_fused(c->ref[t], decided);
         return 0;

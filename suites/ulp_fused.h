@@ -356,6 +356,29 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
     return 1;
 }
 
+/* The policy's verdict on a decided measurement (gs_policy_judge's tests, with the error
+ * intervals): 1 passed, 0 failed, -1 not certain. */
+static inline int gs_fused_judge(const struct gs_policy_values *v,
+                                 const struct gs_fused_meas *fm)
+{
+    if (fm->defect == GS_K_NONE)
+        return 1;
+    if (fm->defect != GS_K_SIGNED_ZERO && v->abs_tol > 0) { /* within_tol */
+        if (gs_fused_abs_hi(fm) <= v->abs_tol)
+            return 1;
+        if (!(gs_fused_abs_lo(fm) > v->abs_tol))
+            return -1;
+    }
+    if (fm->defect != GS_K_ULP_EXCEEDED)
+        return 0; /* signed_zero, wrong_sign, premature_flush, ftz */
+    if (v->accuracy_domain == GS_DOMAIN_NORMAL && fm->want_class != GS_WANT_NORMAL)
+        return 1;
+    if ((double)fm->cr_distance > v->max_cr_distance || (v->faithful && !fm->faithful) ||
+        gs_fused_ulp_lo(fm) > v->max_ulp)
+        return 0;
+    return gs_fused_ulp_hi(fm) <= v->max_ulp ? 1 : -1;
+}
+
 /* The measurement's quick case, for the sweep's loop (ulp.c fused_quick): a two-sided
  * enclosure of a normal result (E >= -126, as gs_fused_measure_f32_fast) that lies in one open
  * cell between 40-bit numbers, (C, C + 1) 2^-16 in units of 2^k, and a finite nonzero output
@@ -369,7 +392,7 @@ static inline int gs_fused_measure_f32_fast(const struct geluref_encl *e, uint64
  * the defect is none or ulp_exceeded (y has f(x)'s sign and is finite and nonzero), simple,
  * not rel_one, exact_errs; 0 when the case is not this one (nothing set).  With all = 0
  * (gs_fused_quick_core) d, w, ms and simple are left unset: the fields that the exact case's
- * tests read (ulp.c fused_judge, fused_below_max, fused_count) are set, by the same
+ * tests read (gs_fused_judge, ulp.c fused_below_max, fused_count) are set, by the same
  * operations. */
 static inline __attribute__((always_inline)) int
 gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_meas *fm, int all)

@@ -23,3 +23,39 @@ void gs_fused_cr_lane_n(const struct geluref_encl *e, const unsigned char *ok, c
 #endif
     gs_fused_cr_lane_n_generic(e, ok, y, k, emax, max_rel, take);
 }
+
+void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
+                                   const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                                   unsigned char *take, struct gs_quick_counts *cnt)
+{
+    for (size_t q = 0; q < k; q++) {
+        struct gs_fused_meas m;
+        take[q] = 0;
+        if (!ok[q] || !gs_fused_quick_core(&e[q], y[q], &m, 0))
+            continue;
+        if (!(m.ulp < b->max_ulp && m.abs < b->max_abs && gs_fused_rel_below(&m, b->max_rel)))
+            continue;
+        int j = b->v ? gs_fused_judge(b->v, &m) : 1;
+        if (!(j == 1 || (j == 0 && m.ulp < b->unkept)))
+            continue;
+        take[q] = 1;
+        cnt->n++;
+        cnt->cr += m.cr != 0;
+        cnt->faithful += m.faithful != 0;
+        cnt->failed += j == 0;
+        cnt->hist[gs_hist_index(m.cr_distance)]++;
+    }
+}
+
+void gs_fused_quick_lane_n(const struct geluref_encl *e, const unsigned char *ok,
+                           const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                           unsigned char *take, struct gs_quick_counts *cnt)
+{
+#if defined(GS_HAVE_AVX2_LANE)
+    if (__builtin_cpu_supports("avx2")) {
+        gs_fused_quick_lane_n_avx2(e, ok, y, k, b, take, cnt);
+        return;
+    }
+#endif
+    gs_fused_quick_lane_n_generic(e, ok, y, k, b, take, cnt);
+}

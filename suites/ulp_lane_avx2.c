@@ -23,6 +23,57 @@ _Static_assert(sizeof(struct geluref_encl) == 32 && offsetof(struct geluref_encl
                    offsetof(struct geluref_encl, side) == 24 && sizeof(int) == 4,
                "struct geluref_encl is not four 64-bit words");
 
+/* The sum of the four 64-bit lanes of v. */
+static inline uint64_t hsum(__m256i v)
+{
+    __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s)));
+}
+
+/* The enclosures e[0..3] as four vectors of their words: m, err (as bits), e, side (its word,
+ * the upper half padding). */
+static inline __attribute__((always_inline)) void
+load4(const struct geluref_encl *e, __m256i *mb, __m256i *ee, __m256i *eb, __m256i *sd)
+{
+    const __m256i *p = (const __m256i *)(const void *)e;
+    __m256i r0 = _mm256_loadu_si256(p), r1 = _mm256_loadu_si256(p + 1);
+    __m256i r2 = _mm256_loadu_si256(p + 2), r3 = _mm256_loadu_si256(p + 3);
+    __m256i t0 = _mm256_unpacklo_epi64(r0, r1); /* m0 m1 e0 e1 */
+    __m256i t1 = _mm256_unpackhi_epi64(r0, r1); /* err0 err1 side0 side1 */
+    __m256i t2 = _mm256_unpacklo_epi64(r2, r3);
+    __m256i t3 = _mm256_unpackhi_epi64(r2, r3);
+    *mb = _mm256_permute2x128_si256(t0, t2, 0x20);
+    *ee = _mm256_permute2x128_si256(t0, t2, 0x31);
+    *eb = _mm256_permute2x128_si256(t1, t3, 0x20);
+    *sd = _mm256_permute2x128_si256(t1, t3, 0x31);
+}
+
+/* A 64-bit integer 0 <= i < 2^52 as a double, exactly (the scalar code's conversion). */
+static inline __m256d i2d(__m256i i)
+{
+    const __m256i magic = _mm256_set1_epi64x(0x4330000000000000);
+    return _mm256_sub_pd(_mm256_castsi256_pd(_mm256_or_si256(i, magic)),
+                         _mm256_set1_pd(0x1p52));
+}
+
+/* 2^k for a normal double's exponent k, from its bits (gs_fused_pow2: (k + 1023) << 52). */
+static inline __m256d pow2v(__m256i k)
+{
+    return _mm256_castsi256_pd(
+        _mm256_slli_epi64(_mm256_add_epi64(k, _mm256_set1_epi64x(1023)), 52));
+}
+
+/* Bits 0 to 3 of m (< 16) moved to bits 0, 8, 16 and 24. */
+static inline uint32_t spread4(uint32_t m)
+{
+#define S4(m) ((m & 1) | (m & 2) << 7 | (m & 4) << 14 | (m & 8) << 21)
+    static const uint32_t t[16] = { S4(0u),  S4(1u),  S4(2u),  S4(3u), S4(4u),  S4(5u),
+                                    S4(6u),  S4(7u),  S4(8u),  S4(9u), S4(10u), S4(11u),
+                                    S4(12u), S4(13u), S4(14u), S4(15u) };
+#undef S4
+    return t[m];
+}
+
 void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
                              const uint64_t *y, size_t k, int64_t emax, double max_rel,
                              unsigned char *take)
@@ -41,17 +92,8 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
     const __m256d vmaxrel = _mm256_set1_pd(max_rel), vone = _mm256_set1_pd(1.0);
     const __m256d half = _mm256_set1_pd(0.5 * (1 + 0x1p-50));
     for (; q + 4 <= k; q += 4) {
-        const __m256i *p = (const __m256i *)(const void *)&e[q];
-        __m256i r0 = _mm256_loadu_si256(p), r1 = _mm256_loadu_si256(p + 1);
-        __m256i r2 = _mm256_loadu_si256(p + 2), r3 = _mm256_loadu_si256(p + 3);
-        __m256i t0 = _mm256_unpacklo_epi64(r0, r1); /* m0 m1 e0 e1 */
-        __m256i t1 = _mm256_unpackhi_epi64(r0, r1); /* err0 err1 side0 side1 */
-        __m256i t2 = _mm256_unpacklo_epi64(r2, r3);
-        __m256i t3 = _mm256_unpackhi_epi64(r2, r3);
-        __m256i mb = _mm256_permute2x128_si256(t0, t2, 0x20);
-        __m256i ee = _mm256_permute2x128_si256(t0, t2, 0x31);
-        __m256i eb = _mm256_permute2x128_si256(t1, t3, 0x20);
-        __m256i sd = _mm256_permute2x128_si256(t1, t3, 0x31);
+        __m256i mb, ee, eb, sd;
+        load4(&e[q], &mb, &ee, &eb, &sd);
         /* gs_fused_common: em, E and the tests that return -1 */
         __m256i em = _mm256_sub_epi64(_mm256_and_si256(_mm256_srli_epi64(mb, 52), c7ff), c1023);
         __m256i E = _mm256_add_epi64(em, ee);
@@ -99,9 +141,168 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
         okw |= okw >> 4;
         okw |= okw >> 2;
         okw |= okw >> 1;
-        tw = (mask & 1) | (mask & 2) << 7 | (mask & 4) << 14 | (mask & 8) << 21;
+        tw = spread4(mask);
         tw &= okw & 0x01010101u;
         memcpy(take + q, &tw, sizeof tw);
     }
     gs_fused_cr_lane_n_generic(e + q, ok + q, y + q, k - q, emax, max_rel, take + q);
+}
+
+/* The quick lane (ulp_lane.h) four enclosures at a time: gs_fused_quick_core's operations
+ * (the refusals on 64-bit integers, ms and es as gs_fused_common's, l16 = (ms - es) 2^16 and
+ * h16 = (ms + es) 2^16, the cell test with floor(l16) taken by rounding toward -inf (exact;
+ * the scalar truncation of a positive l16 < 2^40 is that floor), C, rz and rn on integers,
+ * ys as gs_fused_ys in either binade (a binary32 widened exactly), a, ulp = |ys - a|,
+ * abs = ulp 2^k), then the strict tests against the maxima (the relative one by
+ * gs_fused_rel_below's product) and
+ * gs_fused_judge's for an ulp_exceeded or correctly rounded measurement of a normal result,
+ * each an ordered comparison (false on a NaN, as the scalar code's tests refuse). */
+void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
+                                const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                                unsigned char *take, struct gs_quick_counts *cnt)
+{
+    size_t q = 0;
+    const __m256i c7ff = _mm256_set1_epi64x(0x7ff), c1023 = _mm256_set1_epi64x(1023);
+    const __m256i cm126 = _mm256_set1_epi64x(-126), c127 = _mm256_set1_epi64x(127);
+    const __m256i cm1023 = _mm256_set1_epi64x(-1023), c1024 = _mm256_set1_epi64x(1024);
+    const __m256i clo32 = _mm256_set1_epi64x(0xffffffff), zero = _mm256_setzero_si256();
+    const __m256i ones = _mm256_set1_epi64x(-1), one = _mm256_set1_epi64x(1);
+    const __m256i mant = _mm256_set1_epi64x(0x000fffffffffffff);
+    const __m256i exp23 = _mm256_set1_epi64x((int64_t)(23 + 1023) << 52);
+    const __m256i c23 = _mm256_set1_epi64x(23), c126 = _mm256_set1_epi64x(126);
+    const __m256i ysign = _mm256_set1_epi64x(0x80000000), ymagm = _mm256_set1_epi64x(0x7fffffff);
+    const __m256i cinf = _mm256_set1_epi64x(0x7f800000), c7f7f = _mm256_set1_epi64x(0x7f7fffff);
+    const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    const __m256d p16 = _mm256_set1_pd(0x1p16), m16 = _mm256_set1_pd(0x1p-16);
+    const __m256d p39 = _mm256_set1_pd(0x1p39), p40 = _mm256_set1_pd(0x1p40);
+    const __m256d done = _mm256_set1_pd(1.0), p52 = _mm256_set1_pd(0x1p52);
+    const __m256d relm = _mm256_set1_pd(1 - 0x1p-50);
+    const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
+    const __m256d vmu = _mm256_set1_pd(b->max_ulp), vma = _mm256_set1_pd(b->max_abs);
+    const __m256d vmr = _mm256_set1_pd(b->max_rel), vunk = _mm256_set1_pd(b->unkept);
+    const int judge = b->v != NULL;
+    const struct gs_policy_values *v = b->v;
+    const __m256d vtol = _mm256_set1_pd(judge ? v->abs_tol : 0);
+    const __m256d vmcr = _mm256_set1_pd(judge ? v->max_cr_distance : 0);
+    const __m256d vpmu = _mm256_set1_pd(judge ? v->max_ulp : 0);
+    const __m256i tolon = _mm256_set1_epi64x(judge && v->abs_tol > 0 ? -1 : 0);
+    const __m256i faithreq = _mm256_set1_epi64x(judge && v->faithful ? -1 : 0);
+    const __m256i two = _mm256_set1_epi64x(2), four = _mm256_set1_epi64x(4);
+    const __m256i c16 = _mm256_set1_epi64x(16), c256 = _mm256_set1_epi64x(256);
+    __m256i an = zero, afa = zero, afl = zero, ag0 = zero, ag1 = zero, ag2 = zero;
+    __m256i ag4 = zero, ag16 = zero, ag256 = zero;
+    for (; q + 4 <= k; q += 4) {
+        uint32_t okw;
+        memcpy(&okw, ok + q, sizeof okw);
+        if (okw == 0) { /* none of the four to decide (the caller's, or taken already) */
+            memcpy(take + q, &okw, sizeof okw);
+            continue;
+        }
+        __m256i okv = _mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero);
+        __m256i mb, ee, eb, sd;
+        load4(&e[q], &mb, &ee, &eb, &sd);
+        __m256i yv = _mm256_loadu_si256((const __m256i *)(const void *)&y[q]);
+        /* the refusals, on integers */
+        __m256i em = _mm256_sub_epi64(_mm256_and_si256(_mm256_srli_epi64(mb, 52), c7ff), c1023);
+        __m256i E = _mm256_add_epi64(em, ee);
+        __m256i sign = _mm256_slli_epi64(_mm256_srli_epi64(mb, 63), 31);
+        __m256i ymag = _mm256_and_si256(yv, ymagm);
+        __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(cm126, E), _mm256_cmpgt_epi64(E, c127));
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, cm1023));
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, c1024));
+        bad = _mm256_or_si256(
+            bad, _mm256_xor_si256(_mm256_cmpeq_epi64(_mm256_and_si256(sd, clo32), zero), ones));
+        bad = _mm256_or_si256(bad, _mm256_xor_si256(
+                                       _mm256_cmpeq_epi64(_mm256_and_si256(yv, ysign), sign), ones));
+        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(ymag, zero));
+        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(ymag, c7f7f));
+        /* ms, es and the cell */
+        __m256d ms = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(mb, mant), exp23));
+        __m256d es = _mm256_mul_pd(_mm256_castsi256_pd(eb), pow2v(_mm256_sub_epi64(c23, em)));
+        __m256d l16 = _mm256_mul_pd(_mm256_sub_pd(ms, es), p16);
+        __m256d h16 = _mm256_mul_pd(_mm256_add_pd(ms, es), p16);
+        __m256d gd = _mm256_and_pd(_mm256_cmp_pd(l16, p39, _CMP_GE_OQ),
+                                   _mm256_cmp_pd(h16, p40, _CMP_LT_OQ));
+        __m256d c = _mm256_round_pd(l16, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        gd = _mm256_and_pd(gd, _mm256_cmp_pd(l16, c, _CMP_GT_OQ));
+        gd = _mm256_and_pd(gd, _mm256_cmp_pd(h16, _mm256_add_pd(c, done), _CMP_LT_OQ));
+        __m256i good = _mm256_and_si256(_mm256_andnot_si256(bad, _mm256_castpd_si256(gd)), okv);
+        /* C, rz, rn (C < 2^40 where good: its bits below 2^52's) */
+        __m256i cl = _mm256_and_si256(_mm256_castpd_si256(_mm256_add_pd(c, p52)), mant);
+        __m256i base = _mm256_slli_epi64(_mm256_add_epi64(E, c126), 23);
+        __m256i rz = _mm256_add_epi64(base, _mm256_srli_epi64(cl, 16));
+        __m256i rn = _mm256_add_epi64(rz, _mm256_and_si256(_mm256_srli_epi64(cl, 15), one));
+        good = _mm256_and_si256(good, _mm256_cmpgt_epi64(cinf, rn));
+        __m256i cr = _mm256_cmpeq_epi64(ymag, rn);
+        __m256i fa = _mm256_or_si256(_mm256_cmpeq_epi64(ymag, rz),
+                                     _mm256_cmpeq_epi64(ymag, _mm256_add_epi64(rz, one)));
+        __m256i gt = _mm256_cmpgt_epi64(ymag, rn);
+        __m256i dv = _mm256_blendv_epi8(_mm256_sub_epi64(rn, ymag), _mm256_sub_epi64(ymag, rn),
+                                        gt);
+        /* ys (gs_fused_ys), a, the errors */
+        __m256i same = _mm256_cmpeq_epi64(_mm256_srli_epi64(ymag, 23), _mm256_add_epi64(E, c127));
+        __m256d ys1 = i2d(_mm256_sub_epi64(ymag, base));
+        __m128 yf = _mm256_castps256_ps128(
+            _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(ymag, lo32)));
+        __m256d ys2 = _mm256_mul_pd(_mm256_cvtps_pd(yf), pow2v(_mm256_sub_epi64(c23, E)));
+        __m256d ys = _mm256_blendv_pd(ys2, ys1, _mm256_castsi256_pd(same));
+        __m256d a = _mm256_mul_pd(i2d(_mm256_or_si256(cl, one)), m16);
+        __m256d ulp = _mm256_and_pd(_mm256_sub_pd(ys, a), absmask);
+        __m256d ab = _mm256_mul_pd(ulp, pow2v(_mm256_sub_epi64(E, c23)));
+        __m256d below = _mm256_and_pd(_mm256_cmp_pd(ulp, vmu, _CMP_LT_OQ),
+                                      _mm256_cmp_pd(ab, vma, _CMP_LT_OQ));
+        /* gs_fused_rel_below: ulp < M a (1 - 2^-50), no division */
+        below = _mm256_and_pd(
+            below, _mm256_cmp_pd(ulp, _mm256_mul_pd(_mm256_mul_pd(vmr, a), relm), _CMP_LT_OQ));
+        good = _mm256_and_si256(good, _mm256_castpd_si256(below));
+        __m256i failed = zero;
+        if (judge) { /* gs_fused_judge */
+            __m256i tolpass = _mm256_and_si256(
+                tolon, _mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_LE_OQ)));
+            __m256i tolgo = _mm256_or_si256(
+                _mm256_xor_si256(tolon, ones),
+                _mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_GT_OQ)));
+            __m256i failc = _mm256_castpd_si256(_mm256_or_pd(
+                _mm256_cmp_pd(i2d(dv), vmcr, _CMP_GT_OQ), _mm256_cmp_pd(ulp, vpmu, _CMP_GT_OQ)));
+            failc = _mm256_or_si256(failc, _mm256_andnot_si256(fa, faithreq));
+            __m256i le = _mm256_castpd_si256(_mm256_cmp_pd(ulp, vpmu, _CMP_LE_OQ));
+            __m256i pass = _mm256_or_si256(
+                _mm256_or_si256(cr, tolpass),
+                _mm256_and_si256(tolgo, _mm256_andnot_si256(failc, le)));
+            __m256i fail = _mm256_andnot_si256(
+                _mm256_or_si256(cr, tolpass), _mm256_and_si256(tolgo, failc));
+            fail = _mm256_and_si256(
+                fail, _mm256_castpd_si256(_mm256_cmp_pd(ulp, vunk, _CMP_LT_OQ)));
+            good = _mm256_and_si256(good, _mm256_or_si256(pass, fail));
+            failed = _mm256_andnot_si256(pass, good);
+        }
+        /* take[q + j], four bytes at once, and the counts in vector accumulators (a mask
+         * lane is -1: subtracting it counts one): cr_distance above each bucket's upper end
+         * (cr_distance 0 is cr: y = rn) */
+        uint32_t tw = spread4((uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(good)));
+        memcpy(take + q, &tw, sizeof tw);
+        an = _mm256_sub_epi64(an, good);
+        afa = _mm256_sub_epi64(afa, _mm256_and_si256(good, fa));
+        afl = _mm256_sub_epi64(afl, failed);
+        ag0 = _mm256_sub_epi64(ag0, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, zero)));
+        ag1 = _mm256_sub_epi64(ag1, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, one)));
+        ag2 = _mm256_sub_epi64(ag2, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, two)));
+        ag4 = _mm256_sub_epi64(ag4, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, four)));
+        ag16 = _mm256_sub_epi64(ag16, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, c16)));
+        ag256 = _mm256_sub_epi64(ag256, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, c256)));
+    }
+    uint64_t N = hsum(an), G0 = hsum(ag0), G1 = hsum(ag1), G2 = hsum(ag2), G4 = hsum(ag4);
+    uint64_t G16 = hsum(ag16), G256 = hsum(ag256);
+    cnt->n += N;
+    cnt->cr += N - G0;
+    cnt->faithful += hsum(afa);
+    cnt->failed += hsum(afl);
+    cnt->hist[0] += N - G0; /* the buckets of gs_hist_index */
+    cnt->hist[1] += G0 - G1;
+    cnt->hist[2] += G1 - G2;
+    cnt->hist[3] += G2 - G4;
+    cnt->hist[4] += G4 - G16;
+    cnt->hist[5] += G16 - G256;
+    cnt->hist[6] += G256;
+    gs_fused_quick_lane_n_generic(e + q, ok + q, y + q, k - q, b, take + q, cnt);
 }

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ulp_fused.h"
 #include "ulp_lane.h"
 
 #if !defined(GS_HAVE_AVX2_LANE)
@@ -96,6 +97,101 @@ static struct geluref_encl alter(struct geluref_encl e, unsigned kind)
     return e;
 }
 
+static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad;
+static unsigned long q_bucket[GS_HIST_N];
+
+/* One of a few values (the first, no limit, more often), or (tie) the given one: so that
+ * the strict and inclusive tests meet their boundaries. */
+static double pick_bound(const double *vals, size_t n, double tie)
+{
+    unsigned r = (unsigned)(next() % 8);
+    return r < 2 ? tie : r < 5 ? vals[0] : vals[next() % n];
+}
+
+/* The quick lane on the block e (already altered, some outputs its own) with its own outputs
+ * too (the correctly rounded one, near it in the same binade, at the ends of the cr_distance
+ * buckets, in other binades, of the other sign, zero, infinite, NaN), against bounds and policies at and around the block's errors,
+ * four at a time against one at a time. */
+static void quick(enum geluref_func f, const double *xs, const struct geluref_encl *e,
+                  const unsigned char *ok, const uint64_t *y0, size_t len)
+{
+    uint64_t y[MAXB];
+    for (size_t i = 0; i < len; i++) {
+        uint64_t w = y0[i];
+        static const uint64_t edges[] = { 2, 3, 4, 5, 16, 17, 256, 257 }; /* the buckets' */
+        switch (next() % 11) {
+        case 10: {
+            uint64_t d = edges[next() % (sizeof edges / sizeof edges[0])];
+            y[i] = next() % 2 ? w + d : w - d;
+            break;
+        }
+        case 0: case 1: y[i] = w; break;
+        case 2: y[i] = w + 1 + next() % 3; break;
+        case 3: y[i] = w - 1 - next() % 3; break;
+        case 4: y[i] = w + next() % 5000 - 2500; break;
+        case 5: y[i] = w + ((next() % 5 - 2) << 23); break; /* another binade */
+        case 6: y[i] = w ^ 0x80000000u; break;
+        case 7: y[i] = (w & 0x80000000u) | (next() % 3 ? 0 : 0x7f800000u + next() % 2); break;
+        default: y[i] = w + next() % 41 - 20; break;
+        }
+        y[i] &= 0xffffffffu;
+    }
+    /* a tie: the errors of one of the block's measurements */
+    struct gs_fused_meas m;
+    memset(&m, 0, sizeof m);
+    size_t t = next() % len;
+    if (!gs_fused_measure_f32_quick(&e[t], y[t], &m))
+        m.ulp = m.abs = m.a = 1;
+    static const double ulps[] = { INFINITY, 0.5, 1, 4, 100, 1e6, -1, 0, NAN };
+    static const double abss[] = { INFINITY, 1e-30, 1e-10, 1e-7, 1e-3, 1, -1, NAN };
+    static const double rels[] = { INFINITY, 0x1p-24, 0x1p-20, 0x1p-10, 1, -1, NAN };
+    struct gs_quick_bounds b;
+    b.max_ulp = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
+    b.max_abs = pick_bound(abss, sizeof abss / sizeof abss[0], m.abs);
+    b.max_rel = pick_bound(rels, sizeof rels / sizeof rels[0], m.ulp / m.a);
+    b.unkept = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
+    struct gs_policy_values v;
+    memset(&v, 0, sizeof v);
+    static const double pulps[] = { INFINITY, 0.5, 1, 4, 16, 0, NAN };
+    static const double crs[] = { INFINITY, 0, 1, 2, 100 };
+    static const double tols[] = { 0, 0, 1e-30, 1e-7, 1e-3, INFINITY, NAN };
+    v.max_ulp = pick_bound(pulps, sizeof pulps / sizeof pulps[0], m.ulp);
+    v.max_cr_distance = pick_bound(crs, sizeof crs / sizeof crs[0], (double)m.cr_distance);
+    v.faithful = (int)(next() % 2);
+    v.abs_tol = pick_bound(tols, sizeof tols / sizeof tols[0], m.abs);
+    v.accuracy_domain = next() % 2 ? GS_DOMAIN_NORMAL : GS_DOMAIN_ALL;
+    b.v = next() % 3 ? &v : NULL;
+    unsigned char ta[MAXB], tg[MAXB];
+    struct gs_quick_counts ca, cg;
+    memset(ta, 7, sizeof ta);
+    memset(tg, 9, sizeof tg);
+    memset(&ca, 0, sizeof ca);
+    memset(&cg, 0, sizeof cg);
+    ca.n = cg.n = 3; /* the counts are added to */
+    gs_fused_quick_lane_n_avx2(e, ok, y, len, &b, ta, &ca);
+    gs_fused_quick_lane_n_generic(e, ok, y, len, &b, tg, &cg);
+    int diff = memcmp(&ca, &cg, sizeof ca) != 0;
+    for (size_t i = 0; i < len; i++) {
+        q_cmp++;
+        q_take += tg[i] != 0;
+        q_judged += tg[i] != 0 && b.v != NULL;
+        if ((ta[i] != tg[i] || (diff && i == 0)) && q_bad++ < 20)
+            printf("FAIL quick %s x=%a m=%a err=%a e=%lld side=%d y=0x%08llx ok=%d "
+                   "max_ulp=%a max_abs=%a max_rel=%a unkept=%a policy=%s (max_ulp=%a "
+                   "max_cr_distance=%a faithful=%d abs_tol=%a): four at a time %d, one at a "
+                   "time %d%s\n",
+                   geluref_func_name(f), xs[i], e[i].m, e[i].err, (long long)e[i].e, e[i].side,
+                   (unsigned long long)y[i], ok[i], b.max_ulp, b.max_abs, b.max_rel, b.unkept,
+                   b.v ? "yes" : "no", v.max_ulp, v.max_cr_distance, v.faithful, v.abs_tol,
+                   ta[i], tg[i], diff ? " (the block's counts differ)" : "");
+    }
+    q_failed += cg.failed;
+    q_cr += cg.cr;
+    q_far += cg.n - 3 - cg.hist[0] - cg.hist[1];
+    for (int i = 2; i < GS_HIST_N; i++)
+        q_bucket[i] += cg.hist[i];
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -141,10 +237,15 @@ int main(int argc, char **argv)
             if (next() % 10 == 0)
                 ok[i] = 0;
         }
+        if (next() % 8 == 0) { /* a run of inputs not to decide (four at once skipped) */
+            size_t from = next() % len, to = from + next() % (len - from + 1);
+            memset(ok + from, 0, to - from);
+        }
         unsigned r = (unsigned)(next() % 6);
         int64_t emax = r == 0 ? 1100 : r == 1 ? emaxes[next() % (sizeof emaxes / sizeof emaxes[0])]
                                               : 127;
         double max_rel = next() % 3 ? 1.0 : rels[next() % (sizeof rels / sizeof rels[0])];
+        quick(f, xs, e, ok, y, len);
         memset(ta, 7, sizeof ta);
         memset(tg, 9, sizeof tg);
         gs_fused_cr_lane_n_avx2(e, ok, y, len, emax, max_rel, ta);
@@ -162,6 +263,18 @@ int main(int argc, char **argv)
     }
     printf("%lu decisions compared, %lu outputs taken, %lu refused, %lu different\n", n_cmp,
            n_take, n_cmp - n_take, n_bad);
+    printf("quick lane: %lu decisions compared, %lu taken (%lu failed, %lu correctly rounded, "
+           "%lu judged), %lu different\n", q_cmp, q_take, q_failed, q_cr, q_judged, q_bad);
+    int buckets = 1; /* every bucket above "1" but "nan" reached */
+    for (int i = 2; i < GS_HIST_N - 1; i++)
+        buckets &= q_bucket[i] > 0;
+    if (q_take < q_cmp / 50 || q_cmp - q_take < q_cmp / 20 || q_failed < q_take / 100 ||
+        q_cr < q_take / 100 || q_far < q_take / 100 || !buckets) {
+        printf("FAIL: the quick lane took too few or too many, or too few of a kind, for the "
+               "comparison to mean anything (%lu taken with a cr_distance above 1)\n", q_far);
+        return 1;
+    }
+    n_bad += q_bad;
     /* a lane that never takes (or always does) could hide a difference */
     if (n_take < n_cmp / 20 || n_cmp - n_take < n_cmp / 20) {
         printf("FAIL: too few outputs taken or refused for the comparison to mean anything\n");
