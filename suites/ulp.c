@@ -513,12 +513,14 @@ struct fused_state {
 /* The lanes' decisions for a block (ulp_lane.h), their outputs counted into st: where the
  * correctly rounded lane runs (cr, with emax and max_rel: gs_fused_cr_lane), its outputs,
  * correctly rounded and faithful at cr_distance 0; where the quick lane runs (quick, with
- * b), those it takes of the rest.  t[q] is nonzero where either took input q; *failed gains
- * how many of them the policy failed (their findings for the caller to count), *crn how many
- * the correctly rounded lane took.  Returns how many they took. */
+ * b), those it takes of the rest.  t[q] is nonzero where either took input q; failed[0] and
+ * failed[1] gain how many of them the policy failed for ulp_exceeded and premature_flush
+ * (their findings for the caller to count), *crn how many the correctly rounded lane took.
+ * Returns how many they took. */
 static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *ok,
-                            const uint64_t *y, size_t k, int cr, int64_t emax, double max_rel,
-                            int quick, const struct gs_quick_bounds *b, unsigned char *t,
+                            const uint64_t *x, const uint64_t *y, size_t k, int cr,
+                            int64_t emax, double max_rel, int quick,
+                            const struct gs_quick_bounds *b, unsigned char *t,
                             struct gs_errstat *st, uint64_t *failed, uint64_t *crn)
 {
     struct gs_quick_counts n = { 0 };
@@ -535,7 +537,7 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
         unsigned char rest[ULP_MEAS_BLOCK], tq[ULP_MEAS_BLOCK];
         for (size_t q = 0; q < k; q++)
             rest[q] = (unsigned char)(ok[q] & !t[q]);
-        gs_fused_quick_lane_n(e, rest, y, k, b, tq, &n);
+        gs_fused_quick_lane_n(e, rest, x, y, k, b, tq, &n);
         for (size_t q = 0; q < k; q++)
             t[q] |= tq[q];
     }
@@ -544,19 +546,24 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
     st->faithful += n.faithful;
     for (int i = 0; i < GS_HIST_N; i++)
         st->hist[i] += n.hist[i];
-    *failed += n.failed;
+    failed[0] += n.failed;
+    failed[1] += n.failed_flush;
     return n.n;
 }
 
 /* The quick lane's bounds for statistics st (ulp_lane.h): their maxima, the policy v (NULL:
- * not judged), and findings f's bound for an unkept ulp_exceeded finding in region rg. */
+ * not judged), and findings f's bounds for an unkept ulp_exceeded and premature_flush finding
+ * in region rg. */
 static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
                                            const struct gs_policy_values *v,
                                            const struct gs_findings *f, enum gs_region rg)
 {
-    struct gs_quick_bounds b = { st->max_ulp, st->max_abs, st->max_rel, v, -INFINITY };
-    if (v != NULL)
+    struct gs_quick_bounds b = { st->max_ulp, st->max_abs,   st->max_rel, st->max_rel_x,
+                                 v,           -INFINITY,     -INFINITY };
+    if (v != NULL) {
         b.unkept = gs_findings_unkept_below(f, GS_K_ULP_EXCEEDED, rg);
+        b.unkept_flush = gs_findings_unkept_below(f, GS_K_PREMATURE_FLUSH, rg);
+    }
     return b;
 }
 
@@ -852,20 +859,22 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * (the lanes run only where the block has one region, and counts add up in any order). */
     unsigned char tk_own[ULP_MEAS_BLOCK], tk_ex[ULP_MEAS_BLOCK];
     int any_own = quick_own || lane_own, any_ex = quick_ex || lane_ex;
-    uint64_t crn_own = 0, crn_ex = 0, n_own = 0, n_ex = 0, failed = 0;
+    uint64_t crn_own = 0, crn_ex = 0, n_own = 0, n_ex = 0, failed[2] = { 0, 0 };
     if (any_own) {
         struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
-        n_own = block_lanes(en, ok, y, k, lane_own, emax, max_rel, quick_own, &b, tk_own,
-                            &a->loc[rg0], &failed, &crn_own);
-        if (failed)
-            gs_findings_count_more(&a->f, GS_K_ULP_EXCEEDED, rg0, failed);
+        n_own = block_lanes(en, ok, x, y, k, lane_own, emax, max_rel, quick_own, &b, tk_own,
+                            &a->loc[rg0], failed, &crn_own);
+        if (failed[0])
+            gs_findings_count_more(&a->f, GS_K_ULP_EXCEEDED, rg0, failed[0]);
+        if (failed[1])
+            gs_findings_count_more(&a->f, GS_K_PREMATURE_FLUSH, rg0, failed[1]);
     }
     if (any_ex) {
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
         if (pre_x < k)
             okx[pre_x] = 0; /* accounted above */
-        n_ex = block_lanes(ex, okx, y, k, lane_ex, emax_x, max_rel_x, quick_ex, &b, tk_ex,
-                           &a->ex_loc[rg0], &failed, &crn_ex);
+        n_ex = block_lanes(ex, okx, x, y, k, lane_ex, emax_x, max_rel_x, quick_ex, &b, tk_ex,
+                           &a->ex_loc[rg0], failed, &crn_ex);
     }
     if (quick_own && 4 * n_own < k)
         fs.skip_qown = FUSED_LANE_SKIP;

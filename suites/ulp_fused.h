@@ -379,18 +379,20 @@ static inline int gs_fused_judge(const struct gs_policy_values *v,
     return gs_fused_ulp_hi(fm) <= v->max_ulp ? 1 : -1;
 }
 
-/* The measurement's quick case, for the sweep's loop (ulp.c fused_quick): a two-sided
- * enclosure of a normal result (E >= -126, as gs_fused_measure_f32_fast) that lies in one open
- * cell between 40-bit numbers, (C, C + 1) 2^-16 in units of 2^k, and a finite nonzero output
- * of f(x)'s sign.  The cell alone decides all three roundings: the integers n and n + 1/2 of
- * the units are multiples of 2^16 and 2^15 cells, never inside an open cell, so f(x) 2^-k and
- * the whole enclosure lie on the same side of each: n = floor(C 2^-16) (C >> 16) and RN is
- * n + 1 exactly when C 2^-16 - n >= 1/2 (bit 15 of C), which is gs_fused_measure_f32's
- * decision (its lo > n, hi < n + 1 and lo - n > 1/2 or hi - n < 1/2 all hold then).  V
- * itself is known (gs_fused_exact_errs): the errors are measure.c's.  Sets every field, with
- * the same values as gs_fused_measure_f32 (tests/suites/test_ulp_fused.c compares them):
- * the defect is none or ulp_exceeded (y has f(x)'s sign and is finite and nonzero), simple,
- * not rel_one, exact_errs; 0 when the case is not this one (nothing set).  With all = 0
+/* The measurement's quick case, for the sweep's loop (ulp.c fused_quick): a two-sided enclosure
+ * of a normal result (E >= -126, as gs_fused_measure_f32_fast) that lies in one open cell between
+ * 40-bit numbers, (C, C + 1) 2^-16 in units of 2^k, and a finite nonzero output of f(x)'s sign or
+ * a zero of either sign.  The cell alone decides all three roundings: the integers n and n + 1/2
+ * of the units are multiples of 2^16 and 2^15 cells, never inside an open cell, so f(x) 2^-k and
+ * the whole enclosure lie on the same side of each: n = floor(C 2^-16) (C >> 16) and RN is n + 1
+ * exactly when C 2^-16 - n >= 1/2 (bit 15 of C), which is gs_fused_measure_f32's decision (its
+ * lo > n, hi < n + 1 and lo - n > 1/2 or hi - n < 1/2 all hold then).  V itself is known
+ * (gs_fused_exact_errs): the errors are measure.c's.  Sets every field, with the same values as
+ * gs_fused_measure_f32 (tests/suites/test_ulp_fused.c compares them): the defect is none or
+ * ulp_exceeded (y has f(x)'s sign and is finite and nonzero), simple, not rel_one, exact_errs;
+ * for a zero output (premature_flush: a normal result flushed, its position 0, the relative error
+ * exactly 1, ulp = |0 - a| = a) not simple, rel_one, exact_errs, as gs_fused_measure_f32_fast's
+ * branch for it; 0 when the case is not this one (nothing set).  With all = 0
  * (gs_fused_quick_core) d, w, ms and simple are left unset: the fields that the exact case's
  * tests read (gs_fused_judge, ulp.c fused_below_max, fused_count) are set, by the same
  * operations. */
@@ -403,7 +405,7 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
     int64_t E = em + e->e;
     uint64_t sign = (mb >> 63) << 31, ymag = y & 0x7fffffffu;
     if (E < -126 || E > 127 || em == -1023 || em == 1024 || e->side != 0 ||
-        (y & 0x80000000u) != sign || ymag == 0 || ymag >= 0x7f800000u)
+        ((y & 0x80000000u) != sign && ymag != 0) || ymag >= 0x7f800000u)
         return 0;
     uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
     double ms;
@@ -421,19 +423,21 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
     uint64_t rn = rz + (((uint64_t)cl >> 15) & 1);
     if (rn >= 0x7f800000u)
         return 0;
+    int zero = ymag == 0;
     fm->want = sign | rn;
-    fm->cr = ymag == rn;
+    fm->cr = ymag == rn; /* 0 for a zero: rn >= 2^23 */
     fm->faithful = ymag == rz || ymag == rz + 1;
     fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
     fm->want_class = GS_WANT_NORMAL;
-    fm->defect = fm->cr ? GS_K_NONE : GS_K_ULP_EXCEEDED;
-    fm->rel_one = 0;
-    double ys = gs_fused_ys(ymag, E, base); /* as gs_fused_measure_f32_fast */
-    /* gs_fused_exact_errs with y and V of one sign: |(-ys) - (-a)| = |ys - a| exactly */
+    fm->defect = fm->cr ? GS_K_NONE : zero ? GS_K_PREMATURE_FLUSH : GS_K_ULP_EXCEEDED;
+    fm->rel_one = zero;
+    double ys = gs_fused_ys(ymag, E, base); /* as gs_fused_measure_f32_fast (0 for a zero) */
+    /* gs_fused_exact_errs with y and V of one sign: |(-ys) - (-a)| = |ys - a| exactly; for a
+     * zero |+-0 - +-a| = a */
     double a = (double)(cl | 1) * 0x1p-16;
     if (all) {
-        fm->simple = 1;
-        fm->d = fabs(ys - ms);
+        fm->simple = !zero;
+        fm->d = zero ? ms : fabs(ys - ms);
         fm->w = es + 0x1p-16;
         fm->ms = ms;
     }

@@ -25,37 +25,44 @@ void gs_fused_cr_lane_n(const struct geluref_encl *e, const unsigned char *ok, c
 }
 
 void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
-                                   const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                                   const uint64_t *x, const uint64_t *y, size_t k,
+                                   const struct gs_quick_bounds *b,
                                    unsigned char *take, struct gs_quick_counts *cnt)
 {
     for (size_t q = 0; q < k; q++) {
         struct gs_fused_meas m;
         take[q] = 0;
-        if (!ok[q] || !gs_fused_quick_core(&e[q], y[q], &m, 0))
+        /* all = 1: every field set, the same decision (gs_fused_judge reads only the exact
+         * case's fields, but gcc -O1 cannot see that d and w go unread) */
+        if (!ok[q] || !gs_fused_quick_core(&e[q], y[q], &m, 1))
             continue;
-        if (!(m.ulp < b->max_ulp && m.abs < b->max_abs && gs_fused_rel_below(&m, b->max_rel)))
+        int rel = gs_fused_rel_below(&m, b->max_rel) ||
+                  (m.rel_one && (1.0 < b->max_rel || (1.0 == b->max_rel && x[q] > b->max_rel_x)));
+        if (!(m.ulp < b->max_ulp && m.abs < b->max_abs && rel))
             continue;
         int j = b->v ? gs_fused_judge(b->v, &m) : 1;
-        if (!(j == 1 || (j == 0 && m.ulp < b->unkept)))
+        if (!(j == 1 || (j == 0 && m.ulp < (m.rel_one ? b->unkept_flush : b->unkept))))
             continue;
         take[q] = 1;
         cnt->n++;
         cnt->cr += m.cr != 0;
         cnt->faithful += m.faithful != 0;
-        cnt->failed += j == 0;
+        cnt->failed += j == 0 && !m.rel_one;
+        cnt->failed_flush += j == 0 && m.rel_one;
         cnt->hist[gs_hist_index(m.cr_distance)]++;
     }
 }
 
 void gs_fused_quick_lane_n(const struct geluref_encl *e, const unsigned char *ok,
-                           const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                           const uint64_t *x, const uint64_t *y, size_t k,
+                           const struct gs_quick_bounds *b,
                            unsigned char *take, struct gs_quick_counts *cnt)
 {
 #if defined(GS_HAVE_AVX2_LANE)
     if (__builtin_cpu_supports("avx2")) {
-        gs_fused_quick_lane_n_avx2(e, ok, y, k, b, take, cnt);
+        gs_fused_quick_lane_n_avx2(e, ok, x, y, k, b, take, cnt);
         return;
     }
 #endif
-    gs_fused_quick_lane_n_generic(e, ok, y, k, b, take, cnt);
+    gs_fused_quick_lane_n_generic(e, ok, x, y, k, b, take, cnt);
 }

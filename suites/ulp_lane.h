@@ -30,36 +30,44 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
 
 /* The quick lane: ulp.c's fused_quick over a block, where it would account the measurement
  * at once (return 2) against statistics and findings that do not change during the block.
- * take[q] is 0 where the lane leaves input q to fused_quick, 1 where it takes it: *cnt
- * gains the taken ones' counts (fused_count's: cr, faithful, the cr_distance buckets; and
- * those the policy fails, whose ulp_exceeded findings are counted, not kept), for the caller
- * to add, and the caller is done with them.  Taken: ok[q],
- * gs_fused_quick_core decides (V known), the errors strictly below the maxima (the
- * relative one by gs_fused_rel_below's product; ties, which fused_below_max settles by x,
- * are left to it), and the policy's verdict certain: passed, or failed with an ulp error
- * below unkept (gs_findings_unkept_below of ulp_exceeded).  The AVX2 version
+ * take[q] is 0 where the lane leaves input q (x[q], y[q]) to fused_quick, 1 where it takes
+ * it: *cnt gains the taken ones' counts (fused_count's: cr, faithful, the cr_distance
+ * buckets; and those the policy fails, whose ulp_exceeded or premature_flush findings are
+ * counted, not kept), for the caller to add, and the caller is done with them.  Taken:
+ * ok[q], gs_fused_quick_core decides (V known; y of f(x)'s sign, or a zero: a flush), the
+ * errors strictly below the maxima (the relative one by gs_fused_rel_below's product, or for
+ * a flush, whose relative error is 1, below max_rel or equal to it at a larger x than
+ * max_rel_x, as fused_below_max; the other ties, which it settles by x, are left to it),
+ * and the policy's verdict certain: passed, or failed with an ulp error below unkept
+ * (unkept_flush for a flush: gs_findings_unkept_below of the kind).  The AVX2 version
  * (ulp_lane_avx2.c) performs gs_fused_quick_core's, gs_fused_judge's and the tests' integer
  * and double operations in order, so the same decisions (checked by
  * tests/suites/test_ulp_lane.c); the generic one calls them. */
 struct gs_quick_bounds {
     double max_ulp, max_abs, max_rel;   /* the statistics' maxima */
+    uint64_t max_rel_x;                 /* and the x of max_rel */
     const struct gs_policy_values *v;   /* the policy; NULL: not judged (the exact function) */
-    double unkept;                      /* a failed measurement is taken below this ulp error */
+    double unkept, unkept_flush;        /* a failed measurement is taken below this ulp error
+                                           (ulp_exceeded; premature_flush) */
 };
 struct gs_quick_counts {
-    uint64_t n, cr, faithful, failed;   /* taken; of them correctly rounded, faithful, failed */
+    uint64_t n, cr, faithful;           /* taken; of them correctly rounded, faithful */
+    uint64_t failed, failed_flush;      /* of them failed: ulp_exceeded, premature_flush */
     uint64_t hist[GS_HIST_N];           /* their cr_distance buckets (gs_hist_index) */
 };
 
 void gs_fused_quick_lane_n(const struct geluref_encl *e, const unsigned char *ok,
-                           const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                           const uint64_t *x, const uint64_t *y, size_t k,
+                           const struct gs_quick_bounds *b,
                            unsigned char *take, struct gs_quick_counts *cnt);
 void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
-                                   const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                                   const uint64_t *x, const uint64_t *y, size_t k,
+                                   const struct gs_quick_bounds *b,
                                    unsigned char *take, struct gs_quick_counts *cnt);
 #if defined(GS_HAVE_AVX2_LANE)
 void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
-                                const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                                const uint64_t *x, const uint64_t *y, size_t k,
+                                const struct gs_quick_bounds *b,
                                 unsigned char *take, struct gs_quick_counts *cnt);
 #endif
 

@@ -153,13 +153,15 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
  * h16 = (ms + es) 2^16, the cell test with floor(l16) taken by rounding toward -inf (exact;
  * the scalar truncation of a positive l16 < 2^40 is that floor), C, rz and rn on integers,
  * ys as gs_fused_ys in either binade (a binary32 widened exactly), a, ulp = |ys - a|,
- * abs = ulp 2^k), then the strict tests against the maxima (the relative one by
- * gs_fused_rel_below's product) and
- * gs_fused_judge's for an ulp_exceeded or correctly rounded measurement of a normal result,
- * each an ordered comparison (false on a NaN, as the scalar code's tests refuse). */
+ * abs = ulp 2^k; a zero output's ys is 0, so ulp = a), then the strict tests against the
+ * maxima (the relative one by gs_fused_rel_below's product, a flush's by its tie with x too,
+ * x compared unsigned) and
+ * gs_fused_judge's for a correctly rounded, ulp_exceeded or premature_flush measurement of a
+ * normal result, each an ordered comparison (false on a NaN, as the scalar code's tests refuse). */
 void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
-                                const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
-                                unsigned char *take, struct gs_quick_counts *cnt)
+                                const uint64_t *x, const uint64_t *y, size_t k,
+                                const struct gs_quick_bounds *b, unsigned char *take,
+                                struct gs_quick_counts *cnt)
 {
     size_t q = 0;
     const __m256i c7ff = _mm256_set1_epi64x(0x7ff), c1023 = _mm256_set1_epi64x(1023);
@@ -185,11 +187,17 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     const __m256d vtol = _mm256_set1_pd(judge ? v->abs_tol : 0);
     const __m256d vmcr = _mm256_set1_pd(judge ? v->max_cr_distance : 0);
     const __m256d vpmu = _mm256_set1_pd(judge ? v->max_ulp : 0);
+    const __m256d vunkz = _mm256_set1_pd(b->unkept_flush);
+    /* x > max_rel_x unsigned, as signed on both with the top bit flipped */
+    const __m256i bias = _mm256_set1_epi64x(INT64_MIN);
+    const __m256i vmrx = _mm256_set1_epi64x((int64_t)(b->max_rel_x ^ (uint64_t)INT64_MIN));
+    const __m256i relz_all = _mm256_set1_epi64x(1.0 < b->max_rel ? -1 : 0);
+    const __m256i relz_tie = _mm256_set1_epi64x(1.0 == b->max_rel ? -1 : 0);
     const __m256i tolon = _mm256_set1_epi64x(judge && v->abs_tol > 0 ? -1 : 0);
     const __m256i faithreq = _mm256_set1_epi64x(judge && v->faithful ? -1 : 0);
     const __m256i two = _mm256_set1_epi64x(2), four = _mm256_set1_epi64x(4);
     const __m256i c16 = _mm256_set1_epi64x(16), c256 = _mm256_set1_epi64x(256);
-    __m256i an = zero, afa = zero, afl = zero, ag0 = zero, ag1 = zero, ag2 = zero;
+    __m256i an = zero, afa = zero, afl = zero, aflz = zero, ag0 = zero, ag1 = zero, ag2 = zero;
     __m256i ag4 = zero, ag16 = zero, ag256 = zero;
     for (; q + 4 <= k; q += 4) {
         uint32_t okw;
@@ -212,9 +220,11 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, c1024));
         bad = _mm256_or_si256(
             bad, _mm256_xor_si256(_mm256_cmpeq_epi64(_mm256_and_si256(sd, clo32), zero), ones));
-        bad = _mm256_or_si256(bad, _mm256_xor_si256(
-                                       _mm256_cmpeq_epi64(_mm256_and_si256(yv, ysign), sign), ones));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(ymag, zero));
+        __m256i z = _mm256_cmpeq_epi64(ymag, zero); /* a zero: a flush */
+        bad = _mm256_or_si256(
+            bad, _mm256_andnot_si256(
+                     z, _mm256_xor_si256(_mm256_cmpeq_epi64(_mm256_and_si256(yv, ysign), sign),
+                                         ones)));
         bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(ymag, c7f7f));
         /* ms, es and the cell */
         __m256d ms = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(mb, mant), exp23));
@@ -251,9 +261,16 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         __m256d ab = _mm256_mul_pd(ulp, pow2v(_mm256_sub_epi64(E, c23)));
         __m256d below = _mm256_and_pd(_mm256_cmp_pd(ulp, vmu, _CMP_LT_OQ),
                                       _mm256_cmp_pd(ab, vma, _CMP_LT_OQ));
-        /* gs_fused_rel_below: ulp < M a (1 - 2^-50), no division */
+        /* gs_fused_rel_below: ulp < M a (1 - 2^-50), no division; a flush's 1 below M or
+         * equal to it at a larger x */
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(const void *)&x[q]);
+        __m256i relz = _mm256_or_si256(
+            relz_all, _mm256_and_si256(relz_tie, _mm256_cmpgt_epi64(_mm256_xor_si256(xv, bias),
+                                                                    vmrx)));
         below = _mm256_and_pd(
-            below, _mm256_cmp_pd(ulp, _mm256_mul_pd(_mm256_mul_pd(vmr, a), relm), _CMP_LT_OQ));
+            below, _mm256_or_pd(
+                       _mm256_cmp_pd(ulp, _mm256_mul_pd(_mm256_mul_pd(vmr, a), relm), _CMP_LT_OQ),
+                       _mm256_castsi256_pd(_mm256_and_si256(z, relz))));
         good = _mm256_and_si256(good, _mm256_castpd_si256(below));
         __m256i failed = zero;
         if (judge) { /* gs_fused_judge */
@@ -265,6 +282,7 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
             __m256i failc = _mm256_castpd_si256(_mm256_or_pd(
                 _mm256_cmp_pd(i2d(dv), vmcr, _CMP_GT_OQ), _mm256_cmp_pd(ulp, vpmu, _CMP_GT_OQ)));
             failc = _mm256_or_si256(failc, _mm256_andnot_si256(fa, faithreq));
+            failc = _mm256_or_si256(failc, z); /* a flush fails but within abs_tol */
             __m256i le = _mm256_castpd_si256(_mm256_cmp_pd(ulp, vpmu, _CMP_LE_OQ));
             __m256i pass = _mm256_or_si256(
                 _mm256_or_si256(cr, tolpass),
@@ -272,7 +290,8 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
             __m256i fail = _mm256_andnot_si256(
                 _mm256_or_si256(cr, tolpass), _mm256_and_si256(tolgo, failc));
             fail = _mm256_and_si256(
-                fail, _mm256_castpd_si256(_mm256_cmp_pd(ulp, vunk, _CMP_LT_OQ)));
+                fail, _mm256_castpd_si256(_mm256_cmp_pd(
+                          ulp, _mm256_blendv_pd(vunk, vunkz, _mm256_castsi256_pd(z)), _CMP_LT_OQ)));
             good = _mm256_and_si256(good, _mm256_or_si256(pass, fail));
             failed = _mm256_andnot_si256(pass, good);
         }
@@ -283,7 +302,8 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         memcpy(take + q, &tw, sizeof tw);
         an = _mm256_sub_epi64(an, good);
         afa = _mm256_sub_epi64(afa, _mm256_and_si256(good, fa));
-        afl = _mm256_sub_epi64(afl, failed);
+        afl = _mm256_sub_epi64(afl, _mm256_andnot_si256(z, failed));
+        aflz = _mm256_sub_epi64(aflz, _mm256_and_si256(z, failed));
         ag0 = _mm256_sub_epi64(ag0, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, zero)));
         ag1 = _mm256_sub_epi64(ag1, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, one)));
         ag2 = _mm256_sub_epi64(ag2, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, two)));
@@ -297,6 +317,7 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     cnt->cr += N - G0;
     cnt->faithful += hsum(afa);
     cnt->failed += hsum(afl);
+    cnt->failed_flush += hsum(aflz);
     cnt->hist[0] += N - G0; /* the buckets of gs_hist_index */
     cnt->hist[1] += G0 - G1;
     cnt->hist[2] += G1 - G2;
@@ -304,5 +325,5 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     cnt->hist[4] += G4 - G16;
     cnt->hist[5] += G16 - G256;
     cnt->hist[6] += G256;
-    gs_fused_quick_lane_n_generic(e + q, ok + q, y + q, k - q, b, take + q, cnt);
+    gs_fused_quick_lane_n_generic(e + q, ok + q, x + q, y + q, k - q, b, take + q, cnt);
 }

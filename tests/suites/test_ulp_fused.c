@@ -28,7 +28,8 @@
 
 static struct gs_ref *ref;
 static int use_mpfr;
-static unsigned long n_decided, n_tried, n_fast, n_exact, n_quick, n_zero_err_wrong;
+static unsigned long n_decided, n_tried, n_fast, n_exact, n_quick, n_quick_flush,
+    n_zero_err_wrong;
 
 static double f32_of(uint64_t b)
 {
@@ -138,6 +139,7 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
         memset(&fq, 0, sizeof fq);
         if (gs_fused_measure_f32_quick(&e, y, &fq)) {
             n_quick++;
+            n_quick_flush += (y & 0x7fffffffu) == 0;
             if (!fm.exact_errs || fq.want != fm.want || fq.cr != fm.cr ||
                 fq.faithful != fm.faithful || fq.cr_distance != fm.cr_distance ||
                 fq.want_class != fm.want_class || fq.defect != fm.defect ||
@@ -208,10 +210,11 @@ static void test_fused(void **state)
         }
     }
     print_message("%lu of %lu measurements decided by the fused path, %lu by its common case, "
-                  "%lu with V itself, %lu by the quick case\n", n_decided, n_tried, n_fast,
-                  n_exact, n_quick);
+                  "%lu with V itself, %lu by the quick case (%lu of them flushes to zero)\n",
+                  n_decided, n_tried, n_fast, n_exact, n_quick, n_quick_flush);
     assert_true(n_quick > n_exact / 4); /* the random outputs are often zeros, of the other
                                           * sign or subnormal: not the quick case */
+    assert_true(n_quick_flush > 0); /* the quick case's premature_flush branch was compared */
     print_message("the quick case without its test of one cell decided a wrong error %lu "
                   "times\n", n_zero_err_wrong);
     assert_true(n_zero_err_wrong > 0); /* the comparison above can fail */

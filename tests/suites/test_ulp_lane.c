@@ -98,7 +98,7 @@ static struct geluref_encl alter(struct geluref_encl e, unsigned kind)
 }
 
 static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad;
-static unsigned long q_bucket[GS_HIST_N];
+static unsigned long q_bucket[GS_HIST_N], q_flush, q_failed_flush;
 
 /* One of a few values (the first, no limit, more often), or (tie) the given one: so that
  * the strict and inclusive tests meet their boundaries. */
@@ -145,11 +145,18 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
     static const double ulps[] = { INFINITY, 0.5, 1, 4, 100, 1e6, -1, 0, NAN };
     static const double abss[] = { INFINITY, 1e-30, 1e-10, 1e-7, 1e-3, 1, -1, NAN };
     static const double rels[] = { INFINITY, 0x1p-24, 0x1p-20, 0x1p-10, 1, -1, NAN };
+    uint64_t x[MAXB];
+    for (size_t i = 0; i < len; i++)
+        x[i] = f32_bits(xs[i]);
     struct gs_quick_bounds b;
+    b.max_rel_x = x[next() % len] + next() % 3 - 1; /* a flush's tie decided by x either way */
+    if (next() % 16 == 0)
+        b.max_rel_x = next() % 2 ? 0 : UINT64_MAX;
     b.max_ulp = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
     b.max_abs = pick_bound(abss, sizeof abss / sizeof abss[0], m.abs);
     b.max_rel = pick_bound(rels, sizeof rels / sizeof rels[0], m.ulp / m.a);
     b.unkept = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
+    b.unkept_flush = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
     struct gs_policy_values v;
     memset(&v, 0, sizeof v);
     static const double pulps[] = { INFINITY, 0.5, 1, 4, 16, 0, NAN };
@@ -168,13 +175,14 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
     memset(&ca, 0, sizeof ca);
     memset(&cg, 0, sizeof cg);
     ca.n = cg.n = 3; /* the counts are added to */
-    gs_fused_quick_lane_n_avx2(e, ok, y, len, &b, ta, &ca);
-    gs_fused_quick_lane_n_generic(e, ok, y, len, &b, tg, &cg);
+    gs_fused_quick_lane_n_avx2(e, ok, x, y, len, &b, ta, &ca);
+    gs_fused_quick_lane_n_generic(e, ok, x, y, len, &b, tg, &cg);
     int diff = memcmp(&ca, &cg, sizeof ca) != 0;
     for (size_t i = 0; i < len; i++) {
         q_cmp++;
         q_take += tg[i] != 0;
         q_judged += tg[i] != 0 && b.v != NULL;
+        q_flush += tg[i] != 0 && (y[i] & 0x7fffffffu) == 0;
         if ((ta[i] != tg[i] || (diff && i == 0)) && q_bad++ < 20)
             printf("FAIL quick %s x=%a m=%a err=%a e=%lld side=%d y=0x%08llx ok=%d "
                    "max_ulp=%a max_abs=%a max_rel=%a unkept=%a policy=%s (max_ulp=%a "
@@ -186,6 +194,7 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
                    ta[i], tg[i], diff ? " (the block's counts differ)" : "");
     }
     q_failed += cg.failed;
+    q_failed_flush += cg.failed_flush;
     q_cr += cg.cr;
     q_far += cg.n - 3 - cg.hist[0] - cg.hist[1];
     for (int i = 2; i < GS_HIST_N; i++)
@@ -264,12 +273,14 @@ int main(int argc, char **argv)
     printf("%lu decisions compared, %lu outputs taken, %lu refused, %lu different\n", n_cmp,
            n_take, n_cmp - n_take, n_bad);
     printf("quick lane: %lu decisions compared, %lu taken (%lu failed, %lu correctly rounded, "
-           "%lu judged), %lu different\n", q_cmp, q_take, q_failed, q_cr, q_judged, q_bad);
+           "%lu judged, %lu zeros of which %lu failed), %lu different\n", q_cmp, q_take,
+           q_failed, q_cr, q_judged, q_flush, q_failed_flush, q_bad);
     int buckets = 1; /* every bucket above "1" but "nan" reached */
     for (int i = 2; i < GS_HIST_N - 1; i++)
         buckets &= q_bucket[i] > 0;
     if (q_take < q_cmp / 50 || q_cmp - q_take < q_cmp / 20 || q_failed < q_take / 100 ||
-        q_cr < q_take / 100 || q_far < q_take / 100 || !buckets) {
+        q_cr < q_take / 100 || q_far < q_take / 100 || !buckets || q_flush < q_take / 100 ||
+        q_failed_flush < q_flush / 10) {
         printf("FAIL: the quick lane took too few or too many, or too few of a kind, for the "
                "comparison to mean anything (%lu taken with a cr_distance above 1)\n", q_far);
         return 1;
