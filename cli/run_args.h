@@ -51,9 +51,11 @@ int run_execute(struct run_args *r);
 /* ---- run_resume.c: SIGINT/SIGTERM and --resume (docs/design.md sections 7, 10) ---- */
 
 /* Catches SIGINT and SIGTERM for the run: the first sets the returned flag to the signal's
- * number (gs_config.interrupt); the handler then resets itself, so a second one ends the
- * process at once.  run_signals_restore puts the previous handlers back. */
-const volatile sig_atomic_t *run_signals_install(void);
+ * number (gs_config.interrupt) and writes a one-line notice to stderr at once (after a
+ * newline when newline is set: a progress line may be there); the handler then resets
+ * itself, so a second one ends the process at once.  run_signals_restore puts the previous
+ * handlers back. */
+const volatile sig_atomic_t *run_signals_install(int newline);
 void run_signals_restore(void);
 /* "SIGINT", "SIGTERM" */
 const char *run_signal_name(int sig);

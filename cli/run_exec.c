@@ -2,11 +2,12 @@
  * --kernel names, run each selected kernel (gs_run_kernel) in order, build and write the
  * result (reports/), print the summary.  An adapter that cannot be opened is an error entry
  * of the result (exit 3) and the others still run. */
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, isatty */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h> /* isatty */
 
 #include <reports.h>
 
@@ -333,7 +334,10 @@ int run_execute(struct run_args *r)
         free(ad);
         return CLI_EXIT_USAGE;
     }
-    r->cfg.interrupt = run_signals_install();
+    /* a progress line may be on stderr's last line: the notice of a signal starts a new one */
+    r->cfg.interrupt = run_signals_install(r->progress == RUN_PROGRESS_ALWAYS ||
+                                           (r->progress == RUN_PROGRESS_AUTO &&
+                                            isatty(STDERR_FILENO)));
     opt.options = r->options;
     opt.func = r->func;
     opt.runtime = r->runtime;

@@ -6,21 +6,36 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h> /* write */
 
 #include "cli.h"
 #include "run_args.h"
 
-/* The one global a signal handler needs: the number of the first signal caught (0: none). */
+/* What a signal handler needs: the number of the first signal caught (0: none), and whether
+ * its notice starts a line of its own (a progress line may be on stderr's last line). */
 static volatile sig_atomic_t caught;
+static int notice_newline;
 static struct sigaction old_int, old_term;
+
+/* The notice, written at once from the handler (write(2) is async-signal-safe, stdio is not):
+ * a work item can take long (an exec adapter's batch, the MPFR path), and the user, or a
+ * script that waits for it, learns that the signal arrived and what a second one does. */
+#define NOTICE(S) "gelucheck: " S ": stopping after the work items in progress, then writing " \
+                  "what was measured (a second " S " stops at once, writing nothing)\n"
+static const char notice_int[] = "\n" NOTICE("SIGINT"), notice_term[] = "\n" NOTICE("SIGTERM");
 
 static void on_signal(int sig)
 {
-    if (!caught)
+    if (!caught) {
         caught = sig;
+        const char *m = sig == SIGINT ? notice_int : notice_term;
+        size_t n = sig == SIGINT ? sizeof notice_int - 1 : sizeof notice_term - 1;
+        ssize_t w = write(STDERR_FILENO, m + !notice_newline, n - !notice_newline);
+        (void)w; /* nothing to do about a stderr that cannot be written */
+    }
 }
 
-const volatile sig_atomic_t *run_signals_install(void)
+const volatile sig_atomic_t *run_signals_install(int newline)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -31,6 +46,7 @@ const volatile sig_atomic_t *run_signals_install(void)
      * go on rather than fail with EINTR */
     sa.sa_flags = SA_RESETHAND | SA_RESTART;
     caught = 0;
+    notice_newline = newline;
     /* a SIGINT ignored when we start stays ignored: the shell's way of keeping Ctrl-C away
      * from background jobs (and nohup's) */
     sigaction(SIGINT, NULL, &old_int);

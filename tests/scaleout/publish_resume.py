@@ -2,14 +2,19 @@
 """publish_resume.py SRC GELUCHECK DIR: `scripts/publish --exhaustive --shards 2` interrupted
 by SIGTERM in the middle of its second shard, then run again (scaleout.cmake).
 
-The interruption is synchronised on the shard's own progress line (GELUCHECK_PUBLISH_PROGRESS
-=always): once shard 1 reports inputs measured, SIGTERM goes to scripts/publish alone, which
-must hand it to the shard's `gelucheck run` and wait for it.  Checks: exit 143 and nothing
-published; shard 0 kept as done; shard 1 kept with its partial result ("complete": false)
-and its part's line in time.txt (GNU time was not killed); then the same command again must
-not rerun shard 0, must continue shard 1 with --resume, and must publish a result equal to
-the uninterrupted run's (`gelucheck run` of the same command without shards, in DIR/whole)
-byte for byte outside "timing" and "shard" (scripts/same_result.py)."""
+The kernel is hold_adapter.py's gelu_tanh.f32 (an exec adapter), run through
+hold_gelucheck.sh: shard 1's first run holds its first request of each of its two threads
+until this test lets them go.  The test waits for a request to be held (so shard 1 has
+started its sweep and cannot finish it), sends SIGTERM to scripts/publish alone, which must
+hand it to the shard's `gelucheck run`; waits for gelucheck's notice that it caught the signal,
+then lets the requests go: the two work items in progress finish and the others are left.
+Events, not sleeps: however busy the machine, the interruption lands mid-sweep.  Checks: exit
+143 and nothing published; shard 0 kept as done; shard 1 kept with its partial result
+("complete": false) and its part's line in time.txt (GNU time was not killed); then the same
+command again must not rerun shard 0, must continue shard 1 with --resume, and must publish a
+result equal to the uninterrupted run's (`gelucheck run` of the same command without shards,
+in DIR/whole) byte for byte outside "timing" and "shard" (scripts/same_result.py)."""
+import fcntl
 import json
 import os
 import re
@@ -17,44 +22,83 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 
 src, gelucheck, top = sys.argv[1:4]
+gelucheck = os.path.abspath(gelucheck)
+here = os.path.dirname(os.path.abspath(__file__))
 publish = os.path.join(src, "scripts", "publish")
-KERNEL, RANGE = "tanh.f32", "-4:-1"  # shard 1: 8.4 million inputs of the ulp suite, seconds
+# shard 1: the odd items of 65,536 inputs in [-1.1, -1] (0xbf81...., 0xbf83...., ...): six
+# items, of which the two held are the ones in progress when the signal comes
+KERNEL, RANGE = "gelu_tanh.f32", "-1.1:-1"
+GUARD_S = 600
+ADAPTER = "exec:/usr/bin/python3 " + os.path.join(here, "hold_adapter.py")
+
+
+p = None  # scripts/publish while it runs, in a session of its own
 
 
 def fail(msg):
+    if p and p.poll() is None:  # nothing left behind, held or not
+        os.killpg(p.pid, signal.SIGKILL)
     sys.exit("publish_resume: FAIL: " + msg)
 
 
 shutil.rmtree(top, ignore_errors=True)
-pub, work, whole = (os.path.join(top, d) for d in ("pub", "work", "whole"))
-os.makedirs(pub)
-os.makedirs(whole)
-env = dict(os.environ, GELUCHECK_PUBLISH_GELUCHECK=gelucheck, GELUCHECK_PUBLISH_DIR=pub,
-           GELUCHECK_PUBLISH_RANGE=RANGE, GELUCHECK_PUBLISH_KERNEL=KERNEL)
-cmd = [publish, "--exhaustive", "--shards", "2", "--work", work, "libm"]
+pub, work, whole, hold = (os.path.join(top, d) for d in ("pub", "work", "whole", "hold"))
+for d in (pub, whole, hold):
+    os.makedirs(d)
+held = os.path.join(hold, "held")
+os.mkfifo(held)
+held_fd = os.open(held, os.O_RDWR)  # read end kept open: the adapter's write never blocks
+gate = open(os.path.join(hold, "gate"), "wb")
+fcntl.flock(gate, fcntl.LOCK_EX)  # held requests wait for it
+env = dict(os.environ, GELUCHECK_PUBLISH_GELUCHECK=os.path.join(here, "hold_gelucheck.sh"),
+           GELUCHECK_TEST_REAL=gelucheck, GELUCHECK_TEST_HOLD_DIR=hold,
+           GELUCHECK_PUBLISH_DIR=pub, GELUCHECK_PUBLISH_RANGE=RANGE,
+           GELUCHECK_PUBLISH_KERNEL=KERNEL)
+cmd = [publish, "--exhaustive", "--shards", "2", "--work", work, ADAPTER]
 
-# 1. interrupted in shard 1 once it has measured something
-p = subprocess.Popen(cmd, env=dict(env, GELUCHECK_PUBLISH_PROGRESS="always"),
-                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-out = b""
-started = None
-while True:
-    chunk = p.stdout.read1(65536)
-    if not chunk:
-        fail("publish ended before shard 1 could be interrupted:\n" + out.decode())
-    out += chunk
-    if started is None:
-        m = re.search(rb"publish: shard 1 of 2: ", out)
-        started = m.end() if m else None
-    if started is not None and any(0 < int(n) < int(t) for n, t in
-                                   re.findall(rb"ulp  ([0-9]+)/([0-9]+)", out[started:])):
-        p.send_signal(signal.SIGTERM)
-        break
-out += p.stdout.read()
+# 1. interrupted while shard 1 has requests held
+p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                     start_new_session=True)
+out, ended, seen = [b""], [False], threading.Condition()
+
+
+def collect():
+    """Reads publish's output; at its end, wakes a wait for a held request."""
+    for chunk in iter(lambda: p.stdout.read1(65536), b""):
+        with seen:
+            out[0] += chunk
+            seen.notify_all()
+    with seen:
+        ended[0] = True
+        seen.notify_all()
+    os.write(held_fd, b"ended\n")
+
+
+reader = threading.Thread(target=collect)
+reader.start()
+line = os.read(held_fd, 256)
+if not line.startswith(b"held "):
+    reader.join()
+    fail("publish ended before a request of shard 1 was held:\n" + out[0].decode())
+with seen:
+    if b"publish: shard 1 of 2: " not in out[0]:
+        fail("a request was held outside shard 1:\n" + out[0].decode())
+p.send_signal(signal.SIGTERM)
+notice = b"gelucheck: SIGTERM: stopping after the work items in progress"
+with seen:
+    # the timeout guards against a hang alone (the requests are held until the notice): it
+    # decides nothing that a correct gelucheck and publish, however slow, could fail
+    seen.wait_for(lambda: notice in out[0] or ended[0], timeout=GUARD_S)
+    if notice not in out[0]:
+        fail("no notice from gelucheck that it caught the SIGTERM (%s):\n%s"
+             % ("publish ended" if ended[0] else "none in %d s" % GUARD_S, out[0].decode()))
+fcntl.flock(gate, fcntl.LOCK_UN)  # the held requests go on: their items finish
 rc = p.wait()
-text = out.decode().replace("\r", "\n")
+reader.join()
+text = out[0].decode().replace("\r", "\n")
 print(text[-3000:])
 if rc != 143:
     fail("the interrupted publish: exit %d, want 143" % rc)
@@ -70,6 +114,13 @@ with open(os.path.join(work, "shard-1", "result.json")) as f:
     part = json.load(f)
 if part.get("complete") is not False:
     fail("shard 1's result is not a partial one: complete = %r" % part.get("complete"))
+# mid-sweep: the two items held (one per thread) were in progress and finished, no other
+# item was started after the signal (the items before them hold no input in the range)
+ulp = part["kernels"][0]["suites"][0]
+covered = ulp["inputs"].get("covered", {}).get("x", [])
+if ulp["name"] != "ulp" or ulp["points"] != 2 * 65536 or len(covered) != 2:
+    fail("shard 1's partial ulp sweep: %s, %d points over %d intervals of x, want 2 items "
+         "(131072 points)" % (ulp["name"], ulp["points"], len(covered)))
 with open(os.path.join(work, "shard-1", "time.txt")) as f:
     lines = [l for l in f if re.fullmatch(r"[0-9.]+ [0-9.]+ [0-9.]+ [0-9]+\n", l)]
 if len(lines) != 1:
@@ -96,7 +147,9 @@ with open(merged, "wb") as f:
                    check=True)
 
 # 3. the uninterrupted run, and the comparison
-w = subprocess.run([gelucheck, "run", "--adapter", "libm", "--dtype", "f32", "--exhaustive",
+# (the --timeout that hold_gelucheck.sh gives the shards is part of the command a result
+# records: the same here; --threads is not)
+w = subprocess.run([gelucheck, "run", "--timeout", "3600", "--adapter", ADAPTER, "--dtype", "f32", "--exhaustive",
                     "--range", RANGE, "--kernel", KERNEL, "--progress", "never", "--json",
                     "result.json"], cwd=whole, stdout=subprocess.DEVNULL)
 if w.returncode > 1:

@@ -37,7 +37,8 @@ set_tests_properties(scaleout_publish_exhaustive_shards PROPERTIES LABELS "scale
     FIXTURES_REQUIRED scaleout_publish_local)
 # --shards N interrupted by SIGTERM mid-shard: the shard's partial result is kept and the
 # next run continues it with --resume; the published result is the uninterrupted run's
-# (about 6 s of CPU; the signal is sent on the shard's own progress line, not after a sleep)
+# (about 6 s of CPU; an exec adapter holds shard 1's first requests until gelucheck says it
+# caught the signal: events, not sleeps, decide where the interruption lands)
 add_test(NAME scaleout_publish_exhaustive_resume
     COMMAND /usr/bin/python3 ${scaleout_dir}/publish_resume.py ${PROJECT_SOURCE_DIR}
             $<TARGET_FILE:gelucheck> ${scaleout_out}/publish_resume)
