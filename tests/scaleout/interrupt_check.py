@@ -1,16 +1,24 @@
 #!/usr/bin/python3
 """interrupt_check.py SLURM_DEMO GELUCHECK: scripts/slurm-demo interrupted (SIGINT) while its
-job array runs stops everything it started.  Waits for the line saying the array was
-submitted, then for a shard's `gelucheck run` to be running under Slurm (a process with the
-run's marker in its environment: events, not sleeps), sends SIGINT, and checks: exit 130, the script's own pgrep
-check passed, its temporary folder is gone, and no process carries its marker
-(GELUCHECK_SLURM_DEMO=folder) in its environment.  Exit 77 when Slurm cannot run here."""
+job array runs stops everything it started.  The shards sweep hold_adapter.py's gelu_erfc.f32
+(an exec adapter, tests/adapters/exec_fixtures/), which holds each shard's first request: the
+test waits for the line saying the array was submitted, then for a request to be held (a
+shard runs and cannot end: events, not sleeps), sends SIGINT, lets the requests go, and
+checks: exit 130, the script's own pgrep check passed, its temporary folder is gone, and no
+process carries its marker (GELUCHECK_SLURM_DEMO=folder) in its environment.  Exit 77 when
+Slurm cannot run here."""
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
-import time
+import tempfile
+
+FIXTURES = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                         "adapters", "exec_fixtures"))
+sys.path.insert(0, FIXTURES)
+from hold_adapter import Gate, Output  # noqa: E402
 
 
 def marked(marker):
@@ -30,33 +38,36 @@ def marked(marker):
 
 def main():
     demo, gelucheck = sys.argv[1], sys.argv[2]
-    p = subprocess.Popen([demo, "--gelucheck", gelucheck, "--range", "-6:-1", "--shards", "3",
-                          "--timeout", "600"], stdout=subprocess.PIPE,
-                         stderr=subprocess.STDOUT, text=True)
-    folder, lines = None, []
-    for line in p.stdout:
-        lines.append(line)
-        sys.stdout.write(line)
-        m = re.search(r"munged started \(socket (/\S+)/munge/munge\.socket\)", line)
-        if m:
-            folder = m.group(1)
-        if "submitted job array" in line:
-            break
-    if folder:
-        marker = ("GELUCHECK_SLURM_DEMO=" + folder).encode()
-        end = time.monotonic() + 120
-        while not any(b"--shard" in c for _, c in marked(marker)):
-            if time.monotonic() > end or p.poll() is not None:
-                print("interrupt_check: no shard started running within 120 s")
-                break
-            time.sleep(0.05)
+    tmp = tempfile.mkdtemp(prefix="gelucheck-hold.")
+    gate = Gate(os.path.join(tmp, "hold"))
+    try:
+        return check(demo, gelucheck, gate)
+    finally:
+        gate.release()
+        shutil.rmtree(tmp)
+
+
+def check(demo, gelucheck, gate):
+    p = subprocess.Popen([demo, "--gelucheck", gelucheck, "--adapter",
+                          "exec:/usr/bin/python3 " + os.path.join(FIXTURES, "hold_adapter.py"),
+                          "--kernel", "gelu_erfc.f32", "--range", "-1.5:-1.3", "--shards", "3",
+                          "--timeout", "600"], env=dict(os.environ, **gate.env()),
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    out = Output(p.stdout, on_end=gate.ended)
+    folder = None
+    if out.wait_for(b"submitted job array"):
+        m = re.search(rb"munged started \(socket (/\S+)/munge/munge\.socket\)", out.text())
+        folder = m.group(1).decode() if m else None
+        if gate.wait_held():
+            print("interrupt_check: a shard's request is held; SIGINT to slurm-demo")
         else:
-            print("interrupt_check: a shard runs; SIGINT to slurm-demo")
+            print("interrupt_check: slurm-demo ended before a shard's request was held")
+    marker = ("GELUCHECK_SLURM_DEMO=%s" % folder).encode()
     p.send_signal(signal.SIGINT)
-    rest = p.stdout.read()
-    sys.stdout.write(rest)
+    gate.release()  # the shards go on, or are stopped by then: either way, nothing is left
     rc = p.wait(timeout=300)
-    out = "".join(lines) + rest
+    out = out.done().decode()
+    sys.stdout.write(out)
     if rc == 77:
         return 77
     ok = True

@@ -14,7 +14,6 @@ Events, not sleeps: however busy the machine, the interruption lands mid-sweep. 
 command again must not rerun shard 0, must continue shard 1 with --resume, and must publish a
 result equal to the uninterrupted run's (`gelucheck run` of the same command without shards,
 in DIR/whole) byte for byte outside "timing" and "shard" (scripts/same_result.py)."""
-import fcntl
 import json
 import os
 import re
@@ -22,19 +21,23 @@ import shutil
 import signal
 import subprocess
 import sys
-import threading
 
 src, gelucheck, top = sys.argv[1:4]
 gelucheck = os.path.abspath(gelucheck)
 here = os.path.dirname(os.path.abspath(__file__))
+fixtures = os.path.normpath(os.path.join(here, "..", "adapters", "exec_fixtures"))
+sys.path.insert(0, fixtures)
+from hold_adapter import Gate, Output  # noqa: E402
+
 publish = os.path.join(src, "scripts", "publish")
 # shard 1: the odd items of 65,536 inputs in [-1.1, -1] (0xbf81...., 0xbf83...., ...): six
 # items, of which the two held are the ones in progress when the signal comes
 KERNEL, RANGE = "gelu_tanh.f32", "-1.1:-1"
+ADAPTER = "exec:/usr/bin/python3 " + os.path.join(fixtures, "hold_adapter.py")
+# the wait for gelucheck's notice guards against a hang alone (the requests are held until
+# the notice comes): it decides nothing that a correct gelucheck and publish, however slow,
+# could fail
 GUARD_S = 600
-ADAPTER = "exec:/usr/bin/python3 " + os.path.join(here, "hold_adapter.py")
-
-
 p = None  # scripts/publish while it runs, in a session of its own
 
 
@@ -45,16 +48,12 @@ def fail(msg):
 
 
 shutil.rmtree(top, ignore_errors=True)
-pub, work, whole, hold = (os.path.join(top, d) for d in ("pub", "work", "whole", "hold"))
-for d in (pub, whole, hold):
+pub, work, whole = (os.path.join(top, d) for d in ("pub", "work", "whole"))
+for d in (pub, whole):
     os.makedirs(d)
-held = os.path.join(hold, "held")
-os.mkfifo(held)
-held_fd = os.open(held, os.O_RDWR)  # read end kept open: the adapter's write never blocks
-gate = open(os.path.join(hold, "gate"), "wb")
-fcntl.flock(gate, fcntl.LOCK_EX)  # held requests wait for it
+gate = Gate(os.path.join(top, "hold"))
 env = dict(os.environ, GELUCHECK_PUBLISH_GELUCHECK=os.path.join(here, "hold_gelucheck.sh"),
-           GELUCHECK_TEST_REAL=gelucheck, GELUCHECK_TEST_HOLD_DIR=hold,
+           GELUCHECK_TEST_REAL=gelucheck, GELUCHECK_TEST_HOLD_DIR=gate.folder,
            GELUCHECK_PUBLISH_DIR=pub, GELUCHECK_PUBLISH_RANGE=RANGE,
            GELUCHECK_PUBLISH_KERNEL=KERNEL)
 cmd = [publish, "--exhaustive", "--shards", "2", "--work", work, ADAPTER]
@@ -62,43 +61,19 @@ cmd = [publish, "--exhaustive", "--shards", "2", "--work", work, ADAPTER]
 # 1. interrupted while shard 1 has requests held
 p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                      start_new_session=True)
-out, ended, seen = [b""], [False], threading.Condition()
-
-
-def collect():
-    """Reads publish's output; at its end, wakes a wait for a held request."""
-    for chunk in iter(lambda: p.stdout.read1(65536), b""):
-        with seen:
-            out[0] += chunk
-            seen.notify_all()
-    with seen:
-        ended[0] = True
-        seen.notify_all()
-    os.write(held_fd, b"ended\n")
-
-
-reader = threading.Thread(target=collect)
-reader.start()
-line = os.read(held_fd, 256)
-if not line.startswith(b"held "):
-    reader.join()
-    fail("publish ended before a request of shard 1 was held:\n" + out[0].decode())
-with seen:
-    if b"publish: shard 1 of 2: " not in out[0]:
-        fail("a request was held outside shard 1:\n" + out[0].decode())
+out = Output(p.stdout, on_end=gate.ended)
+if not gate.wait_held():
+    fail("publish ended before a request of shard 1 was held:\n" + out.done().decode())
+if b"publish: shard 1 of 2: " not in out.text():
+    fail("a request was held outside shard 1:\n" + out.text().decode())
 p.send_signal(signal.SIGTERM)
-notice = b"gelucheck: SIGTERM: stopping after the work items in progress"
-with seen:
-    # the timeout guards against a hang alone (the requests are held until the notice): it
-    # decides nothing that a correct gelucheck and publish, however slow, could fail
-    seen.wait_for(lambda: notice in out[0] or ended[0], timeout=GUARD_S)
-    if notice not in out[0]:
-        fail("no notice from gelucheck that it caught the SIGTERM (%s):\n%s"
-             % ("publish ended" if ended[0] else "none in %d s" % GUARD_S, out[0].decode()))
-fcntl.flock(gate, fcntl.LOCK_UN)  # the held requests go on: their items finish
+if not out.wait_for(b"gelucheck: SIGTERM: stopping after the work items in progress", GUARD_S):
+    fail("no notice from gelucheck that it caught the SIGTERM (%s):\n%s"
+         % ("publish ended" if p.poll() is not None else "none in %d s" % GUARD_S,
+            out.text().decode()))
+gate.release()  # the held requests go on: their items finish
 rc = p.wait()
-reader.join()
-text = out[0].decode().replace("\r", "\n")
+text = out.done().decode().replace("\r", "\n")
 print(text[-3000:])
 if rc != 143:
     fail("the interrupted publish: exit %d, want 143" % rc)

@@ -55,7 +55,8 @@ add_test(NAME scaleout_publish_usage
             $<TARGET_FILE:gelucheck> ${scaleout_out}/publish_usage)
 set_tests_properties(scaleout_publish_usage PROPERTIES LABELS "scaleout")
 
-# slurm-demo interrupted (SIGINT) while its job array runs: nothing it started is left
+# slurm-demo interrupted (SIGINT) while its job array runs (the shards' first requests held
+# by hold_adapter.py until then): nothing it started is left
 add_test(NAME scaleout_slurm_demo_interrupt
     COMMAND ${scaleout_dir}/skip_or_fail.sh /usr/bin/python3 ${scaleout_dir}/interrupt_check.py
             ${PROJECT_SOURCE_DIR}/scripts/slurm-demo $<TARGET_FILE:gelucheck>)

@@ -4,8 +4,12 @@
 # run_schema, run_validate, cli_test).
 
 # interrupt_test(NAME SIGS ARGS): interrupt_check.py runs ARGS ('|' separated) whole, then
-# interrupted by each of SIGS (comma separated, SIG@K: in the K-th kernel) and resumed, and
-# compares.  About 10 s each on 2 cores: labelled sweep with the shard tests.
+# interrupted by each of SIGS (comma separated, SIG@NAME: while kernel NAME's first request is
+# held) and resumed, and compares.  The kernel interrupted is hold_adapter.py's (an exec
+# adapter: the example's kernels, a request held until gelucheck says it caught the signal),
+# ${hold}; --threads 2: two requests held, the sweep's other work items left.  A few seconds
+# each on 2 cores: labelled sweep with the shard tests.
+set(hold "exec:/usr/bin/python3 ${PROJECT_SOURCE_DIR}/tests/adapters/exec_fixtures/hold_adapter.py")
 function(interrupt_test name sigs args)
     string(REPLACE "|" ";" args "${args}")
     add_test(NAME suites_interrupt_${name}
@@ -15,30 +19,29 @@ function(interrupt_test name sigs args)
     set_tests_properties(suites_interrupt_${name} PROPERTIES LABELS "cli;sweep")
 endfunction()
 
-# SIGINT in the second of three kernels (the first finished and kept as is, the third not
-# started and listed, the second's special suite not started); an exhaustive f32 sweep over
-# [-1.5, -1.45] (about 420,000 inputs, on the MPFR path, which the signal can catch: the fast
-# path sweeps them in a fraction of a second); the JUnit XML written beside the JSON
-interrupt_test(sigint "SIGINT@2"
-    "run|--adapter|libm|--kernel|erf1p.f64|--kernel|erfc.f32|--kernel|erf1p.f16|--exhaustive|--samples|2000|--suite|ulp,special|--range|-1.5:-1.45|--reference|mpfr|--threads|2|--junit|junit.xml")
+# SIGINT in the second of three kernels (the first, libm's, finished and kept as is, the third
+# not started and listed, the second's special suite not started); an exhaustive f32 sweep
+# over [-1.5, -1.45] (about 420,000 inputs, eight work items); the JUnit XML written beside
+# the JSON
+interrupt_test(sigint "SIGINT@gelu_erfc.f32"
+    "run|--adapter|libm|--adapter|${hold}|--kernel|erf1p.f64|--kernel|gelu_erfc.f32|--kernel|gelu_tanh.f32|--exhaustive|--samples|2000|--suite|ulp,special|--range|-1.5:-1.45|--threads|2|--junit|junit.xml")
 # SIGTERM, and the resumed run interrupted again by SIGTERM before the last resume
 interrupt_test(sigterm "SIGTERM,SIGTERM"
-    "run|--adapter|libm|--kernel|erfc.f32|--exhaustive|--suite|ulp|--range|-1.5:-1.45|--reference|mpfr|--threads|2")
+    "run|--adapter|${hold}|--kernel|gelu_erfc.f32|--exhaustive|--suite|ulp|--range|-1.5:-1.45|--threads|2")
 # stratified (not exhaustive) sweeps: their work items are binades of random inputs, whose
 # covered items carry no x intervals.  f32 with the special suite after it; f64 (interrupted
-# twice), the identity suite after it.  These and the shard runs use the MPFR path: the fast
-# path finishes them before a signal can land (a few seconds each this way)
+# twice), the identity suite after it
 interrupt_test(stratified_f32 "SIGINT"
-    "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp,special|--samples|300000|--reference|mpfr|--threads|2")
+    "run|--adapter|${hold}|--kernel|gelu_erfc.f32|--suite|ulp,special|--samples|300000|--threads|2")
 interrupt_test(stratified_f64 "SIGTERM,SIGINT"
-    "run|--adapter|libm|--kernel|erfc.f64|--suite|ulp,identity|--samples|300000|--reference|mpfr|--threads|2")
+    "run|--adapter|${hold}|--kernel|gelu_erfc.f64|--suite|ulp,identity|--samples|300000|--threads|2")
 # --shard K/N: shard K's items are K, K + N, ... of the sweep; resumed, the shard's result is
 # the uninterrupted shard's (exhaustive f32 over a range: its covered x intervals are single
 # items; stratified f32: the special suite is not run in shard 2)
 interrupt_test(shard_exhaustive "SIGINT"
-    "run|--adapter|libm|--kernel|erfc.f32|--exhaustive|--suite|ulp,special|--range|-1.5:-1.3|--shard|1/3|--reference|mpfr|--threads|2")
+    "run|--adapter|${hold}|--kernel|gelu_erfc.f32|--exhaustive|--suite|ulp,special|--range|-1.5:-1.3|--shard|1/3|--threads|2")
 interrupt_test(shard_stratified "SIGTERM"
-    "run|--adapter|libm|--kernel|erfc.f32|--suite|ulp,special|--samples|600000|--shard|2/3|--reference|mpfr|--threads|2")
+    "run|--adapter|${hold}|--kernel|gelu_erfc.f32|--suite|ulp,special|--samples|600000|--shard|2/3|--threads|2")
 
 # --- the ulp suite's read-back as a library: a sweep cut after one item and continued, and
 # tampered interrupted entries measured again (suites/ulp_resume.c)

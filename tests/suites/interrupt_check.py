@@ -4,53 +4,74 @@
 interrupt_check.py GELUCHECK DIR SCHEMA VALIDATE SIG[,SIG...] ARGS...
 
 Runs `GELUCHECK ARGS --json result.json` in DIR/whole (uninterrupted), then in DIR/cut: the
-same command with --progress always, sending each SIG in turn (SIGINT, SIGTERM) once the
-progress line shows 2% of the sweep of kernel [KERN/..] measured (SIG may be SIGINT@2: wait for the
-second kernel), each time checking the exit status (130, 143), that result.json is whole
-(schema-valid, no temporary file left; junit.xml parses when ARGS has --junit) with "complete": false, the signal, the kernel in
-progress marked incomplete with its covered work items, and the kernels not started listed;
-then --resume result.json again.  The last resume runs to the end: its exit status must be the
-whole run's and its result.json equal to the whole run's byte for byte outside "timing".
-Finally --resume is refused (exit 2, one line) for a complete result, another seed and another
-command.
+same command with --progress always, sending each SIG in turn (SIGINT, SIGTERM) while the
+first request of the kernel being interrupted is held (ARGS name the exec adapter
+tests/adapters/exec_fixtures/hold_adapter.py; SIG@NAME holds the first request for kernel
+NAME, SIG alone the first of any kernel), and letting the request go once gelucheck says it
+caught the signal: events, not sleeps, put the interruption mid-sweep however fast the sweep
+or busy the machine.  Each time it checks the exit status (130, 143), that result.json is whole
+(schema-valid, no temporary file left; junit.xml parses when ARGS has --junit) with "complete":
+false, the signal, the kernel in progress marked incomplete with its covered work items, and
+the kernels not started listed; then --resume result.json again.  The last resume runs to the
+end: its exit status must be the whole run's and its result.json equal to the whole run's byte
+for byte outside "timing".  Finally --resume is refused (exit 2, one line) for a complete
+result, another seed and another command.
 """
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
 from xml.etree import ElementTree
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "adapters",
+                                "exec_fixtures"))
+from hold_adapter import Gate, Output  # noqa: E402
+
 signal.signal(signal.SIGINT, signal.SIG_DFL)  # children inherit a default SIGINT
 exe, top, schema, validate, sigs = sys.argv[1:6]
 args = sys.argv[6:]
 CODES = {"SIGINT": 130, "SIGTERM": 143}
+# the wait for gelucheck's notice guards against a hang alone (the request is held until the
+# notice comes): it decides nothing that a correct gelucheck, however slow, could fail
+GUARD_S = 600
+running = None  # the gelucheck run in progress, in a session of its own
 
 
 def fail(msg):
+    if running and running.poll() is None:  # nothing left behind, held or not
+        os.killpg(running.pid, signal.SIGKILL)
     sys.exit("interrupt_check: " + msg)
 
 
-def run(cwd, extra, sig=None, kernel=1):
-    """gelucheck ARGS extra in cwd; with sig, sent once the sweep of kernel [kernel/N] has
-    measured something.  Returns (exit status, stdout, stderr)."""
-    p = subprocess.Popen([exe] + args + extra, cwd=cwd, stdout=subprocess.PIPE,
-                         stderr=subprocess.PIPE)
-    err = b""
+def run(cwd, extra, sig=None, kernel=None, n=0):
+    """gelucheck ARGS extra in cwd; with sig, sent while the first request of kernel (of any
+    kernel when None) is held, in a hold folder of its own (n).  Returns (exit status,
+    stdout, stderr)."""
+    global running
+    env, gate = None, None
     if sig:
-        # at least 2% measured: past the targets (item 0 of a stratified sweep), mid-sweep
-        want = re.compile(rb"\[%d/\d+\] [^\r\n]*  ulp  ([0-9]+)/([0-9]+)" % kernel)
-        while True:
-            chunk = p.stderr.read1(65536)
-            if not chunk:
-                fail("the run ended before it could be interrupted:\n" + err.decode())
-            err += chunk
-            if any(0 < 50 * int(n) >= int(m) for n, m in want.findall(err)):
-                p.send_signal(getattr(signal, sig))
-                break
-    out, rest = p.communicate()
-    return p.returncode, out.decode(), (err + rest).decode()
+        gate = Gate(os.path.join(top, "hold-%d" % n))
+        env = dict(os.environ, **gate.env(kernel))
+    running = p = subprocess.Popen([exe] + args + extra, cwd=cwd, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   start_new_session=True)
+    out, err = Output(p.stdout), Output(p.stderr, on_end=gate.ended if gate else None)
+    if gate:
+        if not gate.wait_held():
+            fail("the run ended before a request of %s was held:\n%s"
+                 % (kernel or "a kernel", err.done().decode()))
+        p.send_signal(getattr(signal, sig))
+        notice = b"gelucheck: %s: stopping after the work items in progress" % sig.encode()
+        if not err.wait_for(notice, GUARD_S):
+            fail("%s: no notice that gelucheck caught it (%s):\n%s"
+                 % (sig, "the run ended" if p.poll() is not None else "none in %d s" % GUARD_S,
+                    err.text().decode()))
+        gate.release()  # the held requests go on: their items finish
+    p.wait()
+    return p.returncode, out.done().decode(), err.done().decode()
 
 
 def load(path):
@@ -70,10 +91,9 @@ def no_timing(doc):
 
 
 whole, cut = os.path.join(top, "whole"), os.path.join(top, "cut")
+shutil.rmtree(top, ignore_errors=True)
 for d in (whole, cut):
-    os.makedirs(d, exist_ok=True)
-    for f in os.listdir(d):
-        os.remove(os.path.join(d, f))
+    os.makedirs(d)
 out = ["--json", "result.json"]
 rc_whole, _, err = run(whole, out + ["--progress", "never"])
 if rc_whole > 1:
@@ -84,7 +104,7 @@ result = os.path.join(cut, "result.json")
 for i, spec in enumerate(sigs.split(",")):
     sig, _, kern = spec.partition("@")
     extra = out + ["--progress", "always"] + (["--resume", "result.json"] if i else [])
-    rc, stdout, err = run(cut, extra, sig, int(kern or 1))
+    rc, stdout, err = run(cut, extra, sig, kern or None, i)
     ctx = "\n--- stdout:\n%s--- stderr:\n%s" % (stdout, err)
     if rc != CODES[sig]:
         fail("%s: exit %d, want %d%s" % (sig, rc, CODES[sig], ctx))
