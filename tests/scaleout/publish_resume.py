@@ -124,9 +124,9 @@ with open(merged, "wb") as f:
 # 3. the uninterrupted run, and the comparison
 # (the --timeout that hold_gelucheck.sh gives the shards is part of the command a result
 # records: the same here; --threads is not)
-w = subprocess.run([gelucheck, "run", "--timeout", "3600", "--adapter", ADAPTER, "--dtype", "f32", "--exhaustive",
-                    "--range", RANGE, "--kernel", KERNEL, "--progress", "never", "--json",
-                    "result.json"], cwd=whole, stdout=subprocess.DEVNULL)
+w = subprocess.run([gelucheck, "run", "--timeout", "3600", "--adapter", ADAPTER, "--dtype",
+                    "f32", "--exhaustive", "--range", RANGE, "--kernel", KERNEL, "--progress",
+                    "never", "--json", "result.json"], cwd=whole, stdout=subprocess.DEVNULL)
 if w.returncode > 1:
     fail("the uninterrupted run: exit %d" % w.returncode)
 s = subprocess.run(["/usr/bin/python3", os.path.join(src, "scripts", "same_result.py"), merged,
