@@ -29,6 +29,10 @@ int cmd_merge(int argc, char **argv);
 int cmd_baseline(int argc, char **argv);
 int cmd_scan(int argc, char **argv);
 
+/* The CPUs this process may run on (its affinity mask; the online CPUs when that cannot be
+ * read), at least 1: the default of run --threads (cpus.c). */
+unsigned cli_cpus_usable(void);
+
 /* "gelucheck: error: ..." and a newline on stderr. */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

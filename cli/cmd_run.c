@@ -1,7 +1,7 @@
 /* gelucheck run: the suites on the kernels of one or more adapters (docs/design.md sections 7, 8,
  * 11).  This file parses and checks the options (every mistake is one line on stderr and exit
  * 2, before anything runs); run_exec.c does the run. */
-#define _POSIX_C_SOURCE 200809L /* sysconf, access */
+#define _POSIX_C_SOURCE 200809L /* access */
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
@@ -122,7 +122,8 @@ static void usage(void)
            "      --range LO:HI         restrict the sweeps (ulp, tail) to [LO, HI], finite,\n"
            "                            LO <= HI (default: the whole line)\n"
            "      --threads N           worker threads, 1..1024; each opens every adapter once\n"
-           "                            (default: the number of online CPUs)\n"
+           "                            (default: the CPUs this process may run on,\n"
+           "                            as nproc counts them)\n"
            "      --json FILE           write the result there (atomically; its folder and\n"
            "                            parents are created) (default: none)\n"
            "      --report DIR          write the report folder after the run: DIR/report.md,\n"
@@ -510,10 +511,9 @@ static int unrecorded(const char *w)
 static int parse_args(struct run_args *r, int ac, char **av)
 {
     int c, help = 0;
-    long n_online = sysconf(_SC_NPROCESSORS_ONLN);
+    unsigned n_cpus = cli_cpus_usable();
 
-    r->cfg.threads = n_online < 1 ? 1 : n_online > RUN_MAX_THREADS ? RUN_MAX_THREADS
-                                                                    : (unsigned)n_online;
+    r->cfg.threads = n_cpus > RUN_MAX_THREADS ? RUN_MAX_THREADS : n_cpus;
     r->timeout_s = r->startup_timeout_s = 60.0; /* GC_OPEN_OPTIONS_INIT's */
     r->memory_limit = GC_MEM_DEFAULT;
     r->cfg.memory_limit = gc_mem_effective(GC_MEM_DEFAULT);

@@ -123,6 +123,10 @@ cli_test(run_bad_range_inf 2 "run|--adapter|libm|--range|-inf:0" ERR "^${e}bad -
 cli_test(run_bad_range_text 2 "run|--adapter|libm|--range|a:b" ERR "^${e}bad --range 'a:b'")
 cli_test(run_bad_threads 2 "run|--adapter|libm|--threads|0" ERR "^${e}bad --threads '0': not an integer in 1[.][.]1024\n$")
 cli_test(run_bad_threads_big 2 "run|--adapter|libm|--threads|1025" ERR "^${e}bad --threads '1025'")
+# the default --threads: the CPUs of the affinity mask (one when pinned to one), not all online
+add_test(NAME suites_run_threads_default
+    COMMAND /usr/bin/python3 ${CMAKE_CURRENT_LIST_DIR}/threads_default.py
+            $<TARGET_FILE:gelucheck> ${CMAKE_CURRENT_BINARY_DIR}/threads_default)
 cli_test(run_bad_dtype 2 "run|--adapter|libm|--dtype|f8" ERR "^${e}unknown dtype 'f8'")
 cli_test(run_bad_progress 2 "run|--adapter|libm|--progress|sometimes" ERR "^${e}bad --progress 'sometimes'")
 cli_test(run_bad_timeout 2 "run|--adapter|libm|--timeout|0" ERR "^${e}bad --timeout '0'")
