@@ -467,7 +467,7 @@ static inline int fused_below_max(const struct gs_errstat *st, const struct gs_f
     if (!(uh < st->max_ulp && uh * fm->p2k * (1 + 0x1p-50) + 0x1p-1074 < st->max_abs))
         return 0;
     if (fm->rel_one)
-        return st->max_rel > 1.0 || (st->max_rel == 1.0 && st->max_rel_x < x);
+        return gs_fused_rel_one_below(st->max_rel, st->max_rel_x, x);
     return uh * (1 + 0x1p-48) < st->max_rel * (fm->ms - fm->w) * (1 - 0x1p-48);
 }
 

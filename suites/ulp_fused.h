@@ -67,6 +67,14 @@ static inline int gs_fused_rel_below(const struct gs_fused_meas *fm, double M)
     return fm->ulp < M * fm->a * (1 - 0x1p-50);
 }
 
+/* 1 when a relative error of exactly 1 (rel_one: a flush) at input x stays below the maximum
+ * M kept for input mx: below it, or equal to it with x above mx (the tie keeps the smaller x,
+ * errstat.c beats()). */
+static inline int gs_fused_rel_one_below(double M, uint64_t mx, uint64_t x)
+{
+    return M > 1.0 || (M == 1.0 && mx < x);
+}
+
 /* The ulp error measure.c computes lies in [gs_fused_ulp_lo, gs_fused_ulp_hi], the absolute
  * error in [gs_fused_abs_lo, gs_fused_abs_hi], the relative error in [gs_fused_rel_lo,
  * gs_fused_rel_hi] (1 exactly when rel_one). */
@@ -437,7 +445,7 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
     double a = (double)(cl | 1) * 0x1p-16;
     if (all) {
         fm->simple = !zero;
-        fm->d = zero ? ms : fabs(ys - ms);
+        fm->d = fabs(ys - ms); /* ms for a zero (ys = 0) */
         fm->w = es + 0x1p-16;
         fm->ms = ms;
     }

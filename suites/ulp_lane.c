@@ -37,7 +37,7 @@ void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned 
         if (!ok[q] || !gs_fused_quick_core(&e[q], y[q], &m, 1))
             continue;
         int rel = gs_fused_rel_below(&m, b->max_rel) ||
-                  (m.rel_one && (1.0 < b->max_rel || (1.0 == b->max_rel && x[q] > b->max_rel_x)));
+                  (m.rel_one && gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x[q]));
         if (!(m.ulp < b->max_ulp && m.abs < b->max_abs && rel))
             continue;
         int j = b->v ? gs_fused_judge(b->v, &m) : 1;
