@@ -22,6 +22,8 @@
  * Compiled only on x86-64, with -mavx2 -mfma (reference/CMakeLists.txt). */
 #include <immintrin.h>
 #include <math.h>
+#include <stddef.h>
+#include <string.h>
 
 #include "fast_phi.h" /* fast.h, and INV_LN2_1024 */
 
@@ -471,6 +473,27 @@ static inline void v_erfc(V x, struct vout *o)
     }
 }
 
+/* The four lanes of o stored as out[0..3], each {m, err, (int64_t)e, side 0} as the batch
+ * loop stores a served lane one at a time: e is an integer (0 or -q) of magnitude below 2^31,
+ * so e + 1.5 2^52 is exact and its low 52 bits, less those of 1.5 2^52, are e's two's
+ * complement (the conversion's result); side's word is 0, its padding too.  The rows are
+ * built by the transpose of four columns (m, err, e, 0). */
+_Static_assert(sizeof(struct geluref_encl) == 32 && offsetof(struct geluref_encl, m) == 0 &&
+                   offsetof(struct geluref_encl, err) == 8 &&
+                   offsetof(struct geluref_encl, e) == 16 &&
+                   offsetof(struct geluref_encl, side) == 24,
+               "struct geluref_encl is not four 64-bit words");
+static inline void v_store4(struct vout o, struct geluref_encl *out)
+{
+    const V magic = VS(0x1.8p52);
+    __m256i ei = _mm256_sub_epi64(_mm256_castpd_si256(vadd(o.e, magic)),
+                                  _mm256_castpd_si256(magic));
+    V r[4];
+    v_transpose(o.m, o.err, _mm256_castsi256_pd(ei), _mm256_setzero_pd(), r);
+    for (int l = 0; l < 4; l++)
+        _mm256_storeu_pd((double *)(void *)&out[l], r[l]);
+}
+
 /* The batch: four lanes at a time where the function has a vector path, each lane the
  * vector's or, where it left, gr_fast_encl_fma's (as ENCL_LOOP); the rest of the batch and
  * the other functions by gr_fast_encl_n_fma. */
@@ -494,6 +517,8 @@ size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
         return gr_fast_encl_n_fma(f, x, n, out, ok);
     }
     size_t k = 0, i = 0;
+    unsigned long lanes = 0; /* into gr_fast_vec_lanes once (a TLS access in a shared library
+                                is a call) */
     for (; i + 4 <= n; i += 4) {
         V xv = _mm256_loadu_pd(x + i);
         struct vout o;
@@ -508,12 +533,18 @@ size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
         case GELUREF_ERF: v_erf(xv, &o); break;
         default: v_erfc(xv, &o); break;
         }
+        int served = _mm256_movemask_pd(o.ok);
+        lanes += (unsigned long)__builtin_popcount((unsigned)served);
+        if (served == 15) { /* the four structures at once: the loop's stores below */
+            v_store4(o, &out[i]);
+            memcpy(ok + i, &(uint32_t){ 0x01010101u }, 4);
+            k += 4;
+            continue;
+        }
         double m[4], e[4], err[4];
         _mm256_storeu_pd(m, o.m);
         _mm256_storeu_pd(e, o.e);
         _mm256_storeu_pd(err, o.err);
-        int served = _mm256_movemask_pd(o.ok);
-        gr_fast_vec_lanes += (unsigned long)__builtin_popcount((unsigned)served);
         for (int l = 0; l < 4; l++) {
             double xi = x[i + l];
             if (served >> l & 1) {
@@ -529,6 +560,7 @@ size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
             k += ok[i + l];
         }
     }
+    gr_fast_vec_lanes += lanes;
     if (i < n)
         k += gr_fast_encl_n_fma(f, x + i, n - i, out + i, ok + i);
     return k;
