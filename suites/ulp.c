@@ -510,6 +510,17 @@ struct fused_state {
 /* Blocks without a lane after one where it took fewer than half (fused_state.skip_own). */
 #define FUSED_LANE_SKIP 16
 
+/* Eight flags of a block (bytes 0 or 1: ok, the lanes' take) as one word, and how many of
+ * them are 1 (the bytes' sum, at most 8, in the top byte of the product). */
+#define FLAGS8_ALL UINT64_C(0x0101010101010101)
+static inline uint64_t flags8(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+static inline size_t flags8_count(uint64_t w) { return (size_t)((w * FLAGS8_ALL) >> 56); }
+
 /* The lanes' decisions for a block (ulp_lane.h), their outputs counted into st: where the
  * correctly rounded lane runs (cr, with emax and max_rel: gs_fused_cr_lane), its outputs,
  * correctly rounded and faithful at cr_distance 0; where the quick lane runs (quick, with
@@ -524,9 +535,12 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
                             struct gs_errstat *st, uint64_t *failed, uint64_t *crn)
 {
     struct gs_quick_counts n = { 0 };
+    size_t q;
     if (cr) {
         gs_fused_cr_lane_n(e, ok, y, k, emax, max_rel, t);
-        for (size_t q = 0; q < k; q++)
+        for (q = 0; q + 8 <= k; q += 8)
+            n.n += flags8_count(flags8(t + q));
+        for (; q < k; q++)
             n.n += t[q];
         n.cr = n.faithful = n.hist[0] = n.n;
     } else {
@@ -535,10 +549,18 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
     *crn = n.n;
     if (quick && 8 * (k - n.n) >= k) { /* not for a few left: it would cost more */
         unsigned char rest[ULP_MEAS_BLOCK], tq[ULP_MEAS_BLOCK];
-        for (size_t q = 0; q < k; q++)
+        for (q = 0; q + 8 <= k; q += 8) {
+            uint64_t w = flags8(ok + q) & ~flags8(t + q) & FLAGS8_ALL;
+            memcpy(rest + q, &w, sizeof w);
+        }
+        for (; q < k; q++)
             rest[q] = (unsigned char)(ok[q] & !t[q]);
         gs_fused_quick_lane_n(e, rest, x, y, k, b, tq, &n);
-        for (size_t q = 0; q < k; q++)
+        for (q = 0; q + 8 <= k; q += 8) {
+            uint64_t w = flags8(t + q) | flags8(tq + q);
+            memcpy(t + q, &w, sizeof w);
+        }
+        for (; q < k; q++)
             t[q] |= tq[q];
     }
     st->points += n.n;
@@ -884,7 +906,51 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         fs.skip_own = FUSED_LANE_SKIP;
     if (lane_ex && 2 * crn_ex < k)
         fs.skip_ex = FUSED_LANE_SKIP;
+    /* The inputs both lanes took (the exact function's, where there is one, or its last
+     * input accounted above) are done: the loop below gives them their states without the region or the quick case's
+     * branches (their outputs were counted by block_lanes), and a block they all took
+     * returns at once.  The same states and counts as the loop's own branches give them
+     * (d == 2, and dx == 2 or q == pre_x), so the same result. */
+    unsigned char both[ULP_MEAS_BLOCK];
+    size_t n_both = 0;
+    if (one_rg && any_own && (!u->exact || any_ex)) {
+        size_t q = 0;
+        for (; q + 8 <= k; q += 8) {
+            uint64_t w = flags8(tk_own + q) & (u->exact ? flags8(tk_ex + q) : ~(uint64_t)0);
+            memcpy(both + q, &w, sizeof w);
+            n_both += flags8_count(w);
+        }
+        for (; q < k; q++) {
+            both[q] = (unsigned char)(tk_own[q] & (!u->exact || tk_ex[q]));
+            n_both += both[q];
+        }
+        if (u->exact && pre_x < k && tk_own[pre_x] && !both[pre_x]) { /* okx[pre_x] = 0 */
+            both[pre_x] = 1;
+            n_both++;
+        }
+    }
+    if (n_both == k) { /* every input: nothing left to the passes below */
+        gs_ref_add_fused(c->ref[t], k);
+        return 0;
+    }
+    if (n_both == 0)
+        memset(both, 0, k);
     for (size_t q = 0; q < k; q++) {
+        if ((q & 7) == 0 && q + 8 <= k && flags8(both + q) == FLAGS8_ALL) { /* eight at once */
+            memset(fs.rg + q, (int)rg0, 8);
+            memset(fs.own + q, FS_DONE, 8);
+            memset(fs.ex + q, FS_DONE, 8);
+            decided += 8;
+            q += 7;
+            continue;
+        }
+        if (both[q]) {
+            fs.rg[q] = (unsigned char)rg0;
+            fs.own[q] = FS_DONE;
+            fs.ex[q] = FS_DONE;
+            decided++;
+            continue;
+        }
         enum gs_region rg = one_rg ? rg0 : region_of(GELUREF_F32, x[q]);
         fs.rg[q] = (unsigned char)rg;
         fs.own[q] = FS_FULL;
