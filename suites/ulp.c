@@ -907,10 +907,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     if (lane_ex && 2 * crn_ex < k)
         fs.skip_ex = FUSED_LANE_SKIP;
     /* The inputs both lanes took (the exact function's, where there is one, or its last
-     * input accounted above) are done: the loop below gives them their states without the region or the quick case's
-     * branches (their outputs were counted by block_lanes), and a block they all took
-     * returns at once.  The same states and counts as the loop's own branches give them
-     * (d == 2, and dx == 2 or q == pre_x), so the same result. */
+     * input accounted above) are done: the loop below gives them their states without the
+     * region or the quick case's branches, eight at a time where it can (block_lanes
+     * counted their outputs), and a block they all took returns at once.  The same states
+     * and counts as the loop's own branches give them (d == 2, and dx == 2 or q == pre_x),
+     * so the same result. */
     unsigned char both[ULP_MEAS_BLOCK];
     size_t n_both = 0;
     if (one_rg && any_own && (!u->exact || any_ex)) {
