@@ -155,6 +155,22 @@ json_t *rp_result_load(const char *path, char *msg, size_t size)
     return doc;
 }
 
+/* The first 200 bytes of s for a one-line message: a control byte (below 0x20, 0x7f) as
+ * \xNN, so that a value read from the file cannot break the message's line. */
+static const char *one_line(const char *s, char *buf, size_t size)
+{
+    size_t o = 0;
+    for (size_t i = 0; s[i] != '\0' && i < 200 && o + 5 < size; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (ch < 0x20 || ch == 0x7f)
+            o += (size_t)snprintf(buf + o, size - o, "\\x%02x", ch);
+        else
+            buf[o++] = (char)ch;
+    }
+    buf[o] = '\0';
+    return buf;
+}
+
 int rp_result_check(const json_t *doc, const char *path, char *msg, size_t size)
 {
     const char *schema = json_string_value(json_object_get(doc, "schema"));
@@ -167,7 +183,9 @@ int rp_result_check(const json_t *doc, const char *path, char *msg, size_t size)
                  json_object_get(doc, "schema") ? "'schema' is not a string" : "no 'schema'",
                  RP_SCHEMA);
     } else if (strcmp(schema, RP_SCHEMA) != 0) {
-        snprintf(msg, size, "%s: schema is '%.200s', want '%s'", path, schema, RP_SCHEMA);
+        char b[1024];
+        snprintf(msg, size, "%s: schema is '%s', want '%s'", path,
+                 one_line(schema, b, sizeof b), RP_SCHEMA);
     } else if (!need(doc, "kernels", JSON_ARRAY, path, "", msg, size)) {
         json_array_foreach(json_object_get(doc, "kernels"), i, k) {
             if (check_kernel(k, i, path, msg, size))

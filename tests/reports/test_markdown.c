@@ -265,6 +265,9 @@ static void test_load(void **state)
     load_fails("[1]", "not a JSON object");
     load_fails("{\"kernels\": []}", "no 'schema' (want 'gelucheck-result/1')");
     load_fails("{\"schema\": \"x\"}", "schema is 'x', want 'gelucheck-result/1'");
+    /* a control byte in the value stays on the message's one line (found by fuzz_result) */
+    load_fails("{\"schema\": \"gelucheck\\result/1\\n\"}",
+               "schema is 'gelucheck\\x0desult/1\\x0a', want 'gelucheck-result/1'");
     load_fails("{\"schema\": \"gelucheck-result/1\"}", "no 'kernels'");
     load_fails("{\"schema\": \"gelucheck-result/1\", \"kernels\": {}}",
                "'kernels' is not an array");
