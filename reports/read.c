@@ -114,10 +114,13 @@ static long nul_before(FILE *f, size_t limit)
     return -1;
 }
 
+/* A byte that would break a one-line message: a control byte (below 0x20, or 0x7f). */
+static int control_byte(char c) { return (unsigned char)c < 0x20 || c == 0x7f; }
+
 const char *rp_json_error_text(json_error_t *e)
 {
     for (char *c = e->text; *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+        if (control_byte(*c))
             *c = ' ';
     return e->text;
 }
@@ -155,17 +158,16 @@ json_t *rp_result_load(const char *path, char *msg, size_t size)
     return doc;
 }
 
-/* The first 200 bytes of s for a one-line message: a control byte (below 0x20, 0x7f) as
- * \xNN, so that a value read from the file cannot break the message's line. */
+/* The first 200 bytes of s for a one-line message: a control byte (control_byte) as \xNN,
+ * so that a value read from the file cannot break the message's line. */
 static const char *one_line(const char *s, char *buf, size_t size)
 {
     size_t o = 0;
     for (size_t i = 0; s[i] != '\0' && i < 200 && o + 5 < size; i++) {
-        unsigned char ch = (unsigned char)s[i];
-        if (ch < 0x20 || ch == 0x7f)
-            o += (size_t)snprintf(buf + o, size - o, "\\x%02x", ch);
+        if (control_byte(s[i]))
+            o += (size_t)snprintf(buf + o, size - o, "\\x%02x", (unsigned char)s[i]);
         else
-            buf[o++] = (char)ch;
+            buf[o++] = s[i];
     }
     buf[o] = '\0';
     return buf;

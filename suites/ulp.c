@@ -914,7 +914,9 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * so the same result. */
     unsigned char both[ULP_MEAS_BLOCK];
     size_t n_both = 0;
-    if (one_rg && any_own && (!u->exact || any_ex)) {
+    if (!(one_rg && any_own && (!u->exact || any_ex))) {
+        memset(both, 0, k); /* no lane, or one of the two without its own: none */
+    } else {
         size_t q = 0;
         for (; q + 8 <= k; q += 8) {
             uint64_t w = flags8(tk_own + q) & (u->exact ? flags8(tk_ex + q) : ~(uint64_t)0);
@@ -934,8 +936,6 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         gs_ref_add_fused(c->ref[t], k);
         return 0;
     }
-    if (n_both == 0)
-        memset(both, 0, k);
     for (size_t q = 0; q < k; q++) {
         if ((q & 7) == 0 && q + 8 <= k && flags8(both + q) == FLAGS8_ALL) { /* eight at once */
             memset(fs.rg + q, (int)rg0, 8);
