@@ -509,6 +509,8 @@ struct fused_state {
 
 /* Blocks without a lane after one where it took fewer than half (fused_state.skip_own). */
 #define FUSED_LANE_SKIP 16
+/* Inputs tried from a block's end for the exact function's measurement taken first. */
+#define PRE_X_TRIES 4
 
 /* Eight flags of a block (bytes 0 or 1: ok, the lanes' take) as one word, and how many of
  * them are 1 (the bytes' sum, at most 8, in the top byte of the product). */
@@ -524,9 +526,10 @@ static inline size_t flags8_count(uint64_t w) { return (size_t)((w * FLAGS8_ALL)
 /* The lanes' decisions for a block (ulp_lane.h), their outputs counted into st: where the
  * correctly rounded lane runs (cr, with emax and max_rel: gs_fused_cr_lane), its outputs,
  * correctly rounded and faithful at cr_distance 0; where the quick lane runs (quick, with
- * b), those it takes of the rest.  t[q] is nonzero where either took input q; failed[0] and
- * failed[1] gain how many of them the policy failed for ulp_exceeded and premature_flush
- * (their findings for the caller to count), *crn how many the correctly rounded lane took.
+ * b), those it takes of the rest.  t[q] is nonzero where either took input q; failed[0] to
+ * failed[3] gain how many of them the policy failed for ulp_exceeded, premature_flush, ftz
+ * and signed_zero (their findings for the caller to count), *crn how many the
+ * correctly rounded lane took.
  * Returns how many they took. */
 static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *ok,
                             const uint64_t *x, const uint64_t *y, size_t k, int cr,
@@ -570,21 +573,25 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
         st->hist[i] += n.hist[i];
     failed[0] += n.failed;
     failed[1] += n.failed_flush;
+    failed[2] += n.failed_ftz;
+    failed[3] += n.failed_sz;
     return n.n;
 }
 
 /* The quick lane's bounds for statistics st (ulp_lane.h): their maxima, the policy v (NULL:
- * not judged), and findings f's bounds for an unkept ulp_exceeded and premature_flush finding
- * in region rg. */
+ * not judged), and findings f's bounds for an unkept ulp_exceeded, premature_flush, ftz and
+ * signed_zero finding in region rg. */
 static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
                                            const struct gs_policy_values *v,
                                            const struct gs_findings *f, enum gs_region rg)
 {
-    struct gs_quick_bounds b = { st->max_ulp, st->max_abs,   st->max_rel, st->max_rel_x,
-                                 v,           -INFINITY,     -INFINITY };
+    struct gs_quick_bounds b = { st->max_ulp, st->max_abs, st->max_rel, st->max_rel_x, v,
+                                 -INFINITY,   -INFINITY,   -INFINITY,   -INFINITY };
     if (v != NULL) {
         b.unkept = gs_findings_unkept_below(f, GS_K_ULP_EXCEEDED, rg);
         b.unkept_flush = gs_findings_unkept_below(f, GS_K_PREMATURE_FLUSH, rg);
+        b.unkept_ftz = gs_findings_unkept_below(f, GS_K_FTZ, rg);
+        b.unkept_sz = gs_findings_unkept_below(f, GS_K_SIGNED_ZERO, rg);
     }
     return b;
 }
@@ -844,11 +851,18 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * passes 2 to 4; with the block's last one in the statistics first most are below its
      * errors.  The same result: any input may be accounted in full at any time (the maxima and
      * counts merge order-independently, see above), and this one is accounted once (pass 1
-     * skips it).  (The kernel's own measurement taken first likewise gained nothing: its
-     * errors grow along fewer tails, and its accounting is dearer.) */
+     * skips it).  Where the enclosure does not pin that input's V (f(x) next to a 40-bit
+     * number: rare, but then the lane would take nearly nothing and be left out for
+     * FUSED_LANE_SKIP blocks), the one before it is tried, up to PRE_X_TRIES inputs.  (The
+     * kernel's own measurement taken first likewise gained nothing: its errors grow along
+     * fewer tails, and its accounting is dearer.) */
+    /* statistics empty at the block's start (an item's first block in the region): a lane
+     * that takes few of it does not say that it would take few of the next */
+    int fresh_own = one_rg && a->loc[rg0].points == 0;
+    int fresh_ex = one_rg && u->exact && a->ex_loc[rg0].points == 0;
     size_t pre_x = k; /* the input whose exact function's measurement is done */
-    if (u->exact && k > 1) {
-        size_t q = k - 1;
+    for (size_t q = k - 1; u->exact && k > 1 && pre_x == k && q + PRE_X_TRIES >= k && q > 0;
+         q--) {
         enum gs_region rg = one_rg ? rg0 : region_of(GELUREF_F32, x[q]);
         int dx = fused_quick(&ex[q], okx[q], y[q], x[q], &a->ex_loc[rg], NULL, NULL, rg,
                              &fs.fx[q]);
@@ -869,7 +883,12 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         lane_own = emax > -1000 && fs.skip_own == 0;
         lane_ex = u->exact && emax_x > -1000 && fs.skip_ex == 0;
     }
-    int quick_own = one_rg && fs.skip_qown == 0, quick_ex = one_rg && u->exact && fs.skip_qex == 0;
+    /* The quick lanes take nothing from statistics without a maximum yet (an item's first
+     * block: nothing is below max_ulp = -1), so they are not run there, and such a block does
+     * not count as one where they took too few (which would leave them out for the next
+     * FUSED_LANE_SKIP blocks, where they would take most). */
+    int quick_own = one_rg && fs.skip_qown == 0 && a->loc[rg0].max_ulp >= 0;
+    int quick_ex = one_rg && u->exact && fs.skip_qex == 0 && a->ex_loc[rg0].max_ulp >= 0;
     fs.skip_own -= fs.skip_own > 0;
     fs.skip_ex -= fs.skip_ex > 0;
     fs.skip_qown -= fs.skip_qown > 0;
@@ -881,15 +900,16 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * (the lanes run only where the block has one region, and counts add up in any order). */
     unsigned char tk_own[ULP_MEAS_BLOCK], tk_ex[ULP_MEAS_BLOCK];
     int any_own = quick_own || lane_own, any_ex = quick_ex || lane_ex;
-    uint64_t crn_own = 0, crn_ex = 0, n_own = 0, n_ex = 0, failed[2] = { 0, 0 };
+    uint64_t crn_own = 0, crn_ex = 0, n_own = 0, n_ex = 0, failed[4] = { 0, 0, 0, 0 };
     if (any_own) {
+        static const enum gs_kind failed_kinds[4] = { GS_K_ULP_EXCEEDED, GS_K_PREMATURE_FLUSH,
+                                                      GS_K_FTZ, GS_K_SIGNED_ZERO };
         struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
         n_own = block_lanes(en, ok, x, y, k, lane_own, emax, max_rel, quick_own, &b, tk_own,
                             &a->loc[rg0], failed, &crn_own);
-        if (failed[0])
-            gs_findings_count_more(&a->f, GS_K_ULP_EXCEEDED, rg0, failed[0]);
-        if (failed[1])
-            gs_findings_count_more(&a->f, GS_K_PREMATURE_FLUSH, rg0, failed[1]);
+        for (int i = 0; i < 4; i++)
+            if (failed[i])
+                gs_findings_count_more(&a->f, failed_kinds[i], rg0, failed[i]);
     }
     if (any_ex) {
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
@@ -898,13 +918,13 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         n_ex = block_lanes(ex, okx, x, y, k, lane_ex, emax_x, max_rel_x, quick_ex, &b, tk_ex,
                            &a->ex_loc[rg0], failed, &crn_ex);
     }
-    if (quick_own && 4 * n_own < k)
+    if (quick_own && 4 * n_own < k && !fresh_own)
         fs.skip_qown = FUSED_LANE_SKIP;
-    if (quick_ex && 4 * n_ex < k)
+    if (quick_ex && 4 * n_ex < k && !fresh_ex)
         fs.skip_qex = FUSED_LANE_SKIP;
-    if (lane_own && 2 * crn_own < k)
+    if (lane_own && 2 * crn_own < k && !fresh_own)
         fs.skip_own = FUSED_LANE_SKIP;
-    if (lane_ex && 2 * crn_ex < k)
+    if (lane_ex && 2 * crn_ex < k && !fresh_ex)
         fs.skip_ex = FUSED_LANE_SKIP;
     /* The inputs both lanes took (the exact function's, where there is one, or its last
      * input accounted above) are done: the loop below gives them their states without the

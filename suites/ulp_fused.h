@@ -138,6 +138,39 @@ static inline double gs_fused_pow2(int64_t k)
     return d;
 }
 
+/* The subnormal results' V: f(x) below 2^-126, in the binade E (|f(x)| in [2^E, 2^(E+1)),
+ * GS_FUSED_SUB_EMIN <= E <= -127), units of 2^k = 2^-149.  V is f(x) rounded to odd at 40
+ * bits of its own binade (measure.c: P = p + 16 bits whatever the exponent), so its cells are
+ * 2^(E-39) = 2^(E+110) units wide, narrower than the 2^-16 units of a normal result.  Where
+ * the two-sided enclosure [lo, hi] (in units, rounded: compared only with integers, which are
+ * doubles) lies in f(x)'s binade and in one open cell, (C, C + 1) 2^(E+110), V is
+ * (C | 1) 2^(E+110) units, as gs_fused_exact_errs finds it for a normal one; lo and hi scale
+ * to the cells by 2^(-E-110) exactly (normal doubles: lo >= 2^(E+149) >= 2^-551 and the
+ * scaled ones below 2^40).  errors() then computes ulp = RN(|y 2^149 - V 2^149|) (one
+ * rounding, as here), and takes its first branch: ulp >= 2^(E+110) >= 2^-590 (y 2^149 is an
+ * integer, a an odd multiple of 2^(E+110)) and below 2^900, k = -149 and V's exponent less k,
+ * E + 110 >= -590, all within +-900; abs = ulp 2^-149 (a normal double, >= 2^-739: exact),
+ * rel = ulp / a.  So the errors are measure.c's exactly (exact_errs), as for a normal result.
+ * The floor E >= -700 keeps every one of these numbers normal with a wide margin. */
+#define GS_FUSED_SUB_EMIN (-700)
+static inline void gs_fused_exact_errs_sub(struct gs_fused_meas *fm, double lo, double hi,
+                                           int64_t E, int neg, double ys_signed)
+{
+    double sc = gs_fused_pow2(-E - 110);
+    double lc = lo * sc, hc = hi * sc; /* exact */
+    if (!(lc >= 0x1p39 && hc < 0x1p40)) /* the binade E not certain: other cells */
+        return;
+    int64_t cl = (int64_t)lc; /* floor: 0 < lc < 2^40 */
+    double c = (double)cl;
+    if (!(lc > c && hc < c + 1))
+        return;
+    double a = (double)(cl | 1) * gs_fused_pow2(E + 110);
+    fm->exact_errs = 1;
+    fm->ulp = fabs(ys_signed - (neg ? -a : a));
+    fm->abs = fm->ulp * fm->p2k;
+    fm->a = a;
+}
+
 /* 1 with *fm set when the enclosure e decides the measurement of binary32 output y (bits) for
  * input x, 0 when the full measurement must be taken.  A one-sided enclosure (e->side) is an
  * open interval next to |m| 2^e, in the binade below when |m| is a power of two and the
@@ -233,6 +266,8 @@ static inline int gs_fused_measure_f32(const struct geluref_encl *e, uint64_t y,
     fm->exact_errs = 0;
     if (E >= -126)
         gs_fused_exact_errs(fm, lo, hi, open, neg, (y & 0x80000000u) ? -ys : ys);
+    else if (!open && E >= GS_FUSED_SUB_EMIN)
+        gs_fused_exact_errs_sub(fm, lo, hi, E, neg, (y & 0x80000000u) ? -ys : ys);
     return 1;
 }
 
@@ -387,8 +422,78 @@ static inline int gs_fused_judge(const struct gs_policy_values *v,
     return gs_fused_ulp_hi(fm) <= v->max_ulp ? 1 : -1;
 }
 
+/* gs_fused_quick_core's case of a subnormal result: a two-sided enclosure of f(x) in the
+ * binade E, GS_FUSED_SUB_EMIN <= E <= -127 (units 2^k = 2^-149), that lies in one open cell
+ * of V, (C, C + 1) 2^(E+110) units (gs_fused_exact_errs_sub, on gs_fused_measure_f32's very
+ * ms, es, lo and hi), and a finite output of f(x)'s sign or a zero of either sign (its
+ * position 0 both ways: gs_fused_measure_f32's d, ys + ms or |ys - ms|, is ms either way).
+ * The cell decides the roundings: the integers and half-integers of the units are multiples
+ * of 2^s and 2^(s-1) cells (s = -E - 110 >= 17), never inside an open cell, so n = floor(C
+ * 2^-s) (C >> s; 0 for s >= 64) and RN is n + 1 exactly when bit s - 1 of C is set, which is
+ * gs_fused_measure_f32's decision.  A subnormal binary32 number's bits are its value in
+ * units, so RZ, RA and RN are n, n + 1 and n + up (2^23, the smallest normal number's bits,
+ * when f(x) rounds up to it).  Every field as gs_fused_measure_f32 sets it, the defect by
+ * its chain (measure.c's defect() for such a y: none, premature_flush, ftz, signed_zero for
+ * a zero of the other sign where RN(f(x)) is a zero, or ulp_exceeded); the errors exact (V
+ * known; y = +-0 and V of either sign: |+-0 - +-a| = a = |ys - a|). */
+static inline __attribute__((always_inline)) int
+gs_fused_quick_sub(const struct geluref_encl *e, uint64_t mb, int64_t em, int64_t E,
+                   uint64_t y, struct gs_fused_meas *fm, int all)
+{
+    uint64_t sign = (mb >> 63) << 31, ymag = y & 0x7fffffffu;
+    int64_t sh = e->e + 149; /* gs_fused_measure_f32's e - k */
+    if (E < GS_FUSED_SUB_EMIN || em == -1023 || em == 1024 || e->side != 0 || sh < -1000 ||
+        sh > 1000 || ((y & 0x80000000u) != sign && ymag != 0) || ymag >= 0x7f800000u)
+        return 0;
+    double sc = gs_fused_pow2(sh);
+    double ms = fabs(e->m) * sc, es = e->err * sc; /* exact */
+    double lo = ms - es, hi = ms + es;
+    double s2 = gs_fused_pow2(-E - 110);
+    double lc = lo * s2, hc = hi * s2; /* exact */
+    if (!(lc >= 0x1p39 && hc < 0x1p40))
+        return 0;
+    int64_t cl = (int64_t)lc; /* floor: 0 < lc < 2^40 */
+    double c = (double)cl;
+    if (!(lc > c && hc < c + 1))
+        return 0;
+    int64_t s = -E - 110; /* 17 <= s <= 590 */
+    uint64_t rz = s < 64 ? (uint64_t)cl >> s : 0;
+    uint64_t rn = rz + (s - 1 < 64 ? ((uint64_t)cl >> (s - 1)) & 1 : 0);
+    int zero = ymag == 0;
+    fm->want = sign | rn;
+    fm->cr = y == fm->want;
+    fm->faithful = ymag == rz || ymag == rz + 1;
+    fm->cr_distance = (int64_t)(ymag > rn ? ymag - rn : rn - ymag);
+    fm->want_class = rn == 0 ? GS_WANT_ZERO : rn < 0x00800000u ? GS_WANT_SUBNORMAL
+                                                              : GS_WANT_NORMAL;
+    fm->defect = fm->cr                                                ? GS_K_NONE
+                 : zero && fm->want_class == GS_WANT_NORMAL            ? GS_K_PREMATURE_FLUSH
+                 : zero && fm->want_class == GS_WANT_SUBNORMAL && !fm->faithful ? GS_K_FTZ
+                 : zero && rn == 0                                     ? GS_K_SIGNED_ZERO
+                                                                       : GS_K_ULP_EXCEEDED;
+    fm->rel_one = zero;
+    uint32_t yb = (uint32_t)ymag;
+    float yf;
+    memcpy(&yf, &yb, sizeof yf);
+    double ys = (double)yf * 0x1p149; /* exact: gs_fused_measure_f32's ys */
+    double a = (double)(cl | 1) * gs_fused_pow2(E + 110);
+    if (all) {
+        fm->simple = fm->cr || !zero;
+        fm->d = fabs(ys - ms);
+        fm->w = es + ms * 0x1p-38;
+        fm->ms = ms;
+    }
+    fm->p2k = 0x1p-149;
+    fm->exact_errs = 1;
+    fm->ulp = fabs(ys - a); /* y and V of one sign, or y a zero */
+    fm->abs = fm->ulp * fm->p2k;
+    fm->a = a;
+    return 1;
+}
+
 /* The measurement's quick case, for the sweep's loop (ulp.c fused_quick): a two-sided enclosure
- * of a normal result (E >= -126, as gs_fused_measure_f32_fast) that lies in one open cell between
+ * of a normal result (E >= -126, as gs_fused_measure_f32_fast; a subnormal one is
+ * gs_fused_quick_sub's) that lies in one open cell between
  * 40-bit numbers, (C, C + 1) 2^-16 in units of 2^k, and a finite nonzero output of f(x)'s sign or
  * a zero of either sign.  The cell alone decides all three roundings: the integers n and n + 1/2
  * of the units are multiples of 2^16 and 2^15 cells, never inside an open cell, so f(x) 2^-k and
@@ -412,7 +517,9 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
     int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
     int64_t E = em + e->e;
     uint64_t sign = (mb >> 63) << 31, ymag = y & 0x7fffffffu;
-    if (E < -126 || E > 127 || em == -1023 || em == 1024 || e->side != 0 ||
+    if (E < -126)
+        return gs_fused_quick_sub(e, mb, em, E, y, fm, all);
+    if (E > 127 || em == -1023 || em == 1024 || e->side != 0 ||
         ((y & 0x80000000u) != sign && ymag != 0) || ymag >= 0x7f800000u)
         return 0;
     uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;

@@ -41,14 +41,21 @@ void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned 
         if (!(m.ulp < b->max_ulp && m.abs < b->max_abs && rel))
             continue;
         int j = b->v ? gs_fused_judge(b->v, &m) : 1;
-        if (!(j == 1 || (j == 0 && m.ulp < (m.rel_one ? b->unkept_flush : b->unkept))))
+        enum gs_kind d = m.defect;
+        double unkept = d == GS_K_PREMATURE_FLUSH ? b->unkept_flush
+                        : d == GS_K_FTZ           ? b->unkept_ftz
+                        : d == GS_K_SIGNED_ZERO   ? b->unkept_sz
+                                                  : b->unkept;
+        if (!(j == 1 || (j == 0 && m.ulp < unkept)))
             continue;
         take[q] = 1;
         cnt->n++;
         cnt->cr += m.cr != 0;
         cnt->faithful += m.faithful != 0;
-        cnt->failed += j == 0 && !m.rel_one;
-        cnt->failed_flush += j == 0 && m.rel_one;
+        cnt->failed += j == 0 && d == GS_K_ULP_EXCEEDED;
+        cnt->failed_flush += j == 0 && d == GS_K_PREMATURE_FLUSH;
+        cnt->failed_ftz += j == 0 && d == GS_K_FTZ;
+        cnt->failed_sz += j == 0 && d == GS_K_SIGNED_ZERO;
         cnt->hist[gs_hist_index(m.cr_distance)]++;
     }
 }

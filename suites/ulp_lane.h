@@ -32,14 +32,16 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
  * at once (return 2) against statistics and findings that do not change during the block.
  * take[q] is 0 where the lane leaves input q (x[q], y[q]) to fused_quick, 1 where it takes
  * it: *cnt gains the taken ones' counts (fused_count's: cr, faithful, the cr_distance
- * buckets; and those the policy fails, whose ulp_exceeded or premature_flush findings are
- * counted, not kept), for the caller to add, and the caller is done with them.  Taken:
- * ok[q], gs_fused_quick_core decides (V known; y of f(x)'s sign, or a zero: a flush), the
- * errors strictly below the maxima (the relative one by gs_fused_rel_below's product, or for
- * a flush, whose relative error is 1, below max_rel or equal to it at a larger x than
- * max_rel_x, as fused_below_max; the other ties, which it settles by x, are left to it),
- * and the policy's verdict certain: passed, or failed with an ulp error below unkept
- * (unkept_flush for a flush: gs_findings_unkept_below of the kind).  The AVX2 version
+ * buckets; and those the policy fails, whose ulp_exceeded, premature_flush, ftz or
+ * signed_zero findings are counted, not kept), for the caller to add, and the caller is done
+ * with them.  Taken: ok[q], gs_fused_quick_core decides (V known; y of f(x)'s sign, or a
+ * zero: for a normal result a flush, for a subnormal one, gs_fused_quick_sub, correctly
+ * rounded or any of the four defects), the errors strictly below the maxima (the relative
+ * one by gs_fused_rel_below's product, or for a zero output, whose relative error is 1, below
+ * max_rel or equal to it at a larger x than max_rel_x, as fused_below_max; the other ties,
+ * which it settles by x, are left to it), and the policy's verdict certain: passed, or
+ * failed with an ulp error below the unkept bound of its defect (gs_findings_unkept_below of
+ * the kind).  The AVX2 version
  * (ulp_lane_avx2.c) performs gs_fused_quick_core's, gs_fused_judge's and the tests' integer
  * and double operations in order, so the same decisions (checked by
  * tests/suites/test_ulp_lane.c); the generic one calls them. */
@@ -49,10 +51,12 @@ struct gs_quick_bounds {
     const struct gs_policy_values *v;   /* the policy; NULL: not judged (the exact function) */
     double unkept, unkept_flush;        /* a failed measurement is taken below this ulp error
                                            (ulp_exceeded; premature_flush) */
+    double unkept_ftz, unkept_sz;       /* (ftz; signed_zero) */
 };
 struct gs_quick_counts {
     uint64_t n, cr, faithful;           /* taken; of them correctly rounded, faithful */
-    uint64_t failed, failed_flush;      /* of them failed: ulp_exceeded, premature_flush */
+    uint64_t failed, failed_flush;      /* of them failed: ulp_exceeded, premature_flush, */
+    uint64_t failed_ftz, failed_sz;     /* ftz, signed_zero */
     uint64_t hist[GS_HIST_N];           /* their cr_distance buckets (gs_hist_index) */
 };
 

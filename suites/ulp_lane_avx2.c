@@ -10,6 +10,8 @@
  * computed on whatever its enclosure holds and then masked: nothing branches on it. */
 #include "ulp_lane.h"
 
+#include "ulp_fused.h" /* GS_FUSED_SUB_EMIN */
+
 #include <immintrin.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -148,6 +150,186 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
     gs_fused_cr_lane_n_generic(e + q, ok + q, y + q, k - q, emax, max_rel, take + q);
 }
 
+/* The quick lane's counts in vector accumulators (a mask lane is -1: subtracting it counts
+ * one): taken, correctly rounded, faithful, failed by kind (ulp_exceeded, premature_flush,
+ * ftz, signed_zero: the masks f[0..3], within good), and cr_distance above each bucket's
+ * upper end. */
+struct qacc {
+    __m256i n, cr, fa, fl, flz, ftz, sz, g0, g1, g2, g4, g16, g256;
+};
+
+static inline __attribute__((always_inline)) void
+qacc_add(struct qacc *c, __m256i good, __m256i cr, __m256i fa, __m256i dv, __m256i f0,
+         __m256i f1, __m256i f2, __m256i f3)
+{
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi64x(1);
+    const __m256i two = _mm256_set1_epi64x(2), four = _mm256_set1_epi64x(4);
+    const __m256i c16 = _mm256_set1_epi64x(16), c256 = _mm256_set1_epi64x(256);
+    c->n = _mm256_sub_epi64(c->n, good);
+    c->cr = _mm256_sub_epi64(c->cr, _mm256_and_si256(good, cr));
+    c->fa = _mm256_sub_epi64(c->fa, _mm256_and_si256(good, fa));
+    c->fl = _mm256_sub_epi64(c->fl, f0);
+    c->flz = _mm256_sub_epi64(c->flz, f1);
+    c->ftz = _mm256_sub_epi64(c->ftz, f2);
+    c->sz = _mm256_sub_epi64(c->sz, f3);
+    c->g0 = _mm256_sub_epi64(c->g0, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, zero)));
+    c->g1 = _mm256_sub_epi64(c->g1, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, one)));
+    c->g2 = _mm256_sub_epi64(c->g2, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, two)));
+    c->g4 = _mm256_sub_epi64(c->g4, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, four)));
+    c->g16 = _mm256_sub_epi64(c->g16, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, c16)));
+    c->g256 = _mm256_sub_epi64(c->g256, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, c256)));
+}
+
+/* gs_fused_quick_sub's case (a subnormal result, E < -126) of the lanes in `lanes`: its
+ * refusals on integers (E >= GS_FUSED_SUB_EMIN, em, side, sh = e + 149 within +-1000, y of
+ * f(x)'s sign or a zero, and finite), ms = |m| 2^sh, es = err 2^sh, lo, hi and their cells
+ * lc = lo 2^(-E-110), hc = hi 2^(-E-110), the cell test with floor(lc) taken by rounding
+ * toward -inf, rz = C >> s and rn = rz + bit s - 1 of C (s = -E - 110; the variable shifts
+ * give 0 for a count of 64 or more, as the scalar code's tests do), ys = y 2^149 (a binary32
+ * widened exactly), a = (C | 1) 2^(E+110), ulp = |ys - a|, abs = ulp 2^-149, cr = (y = sign |
+ * rn); then the same tests against the maxima as the normal case, and where judged
+ * gs_fused_judge's by the defect of gs_fused_quick_sub's chain: a zero that is not correctly
+ * rounded is premature_flush for rn = 2^23, else ftz where not faithful, else signed_zero for
+ * rn = 0, else ulp_exceeded, as is every other output not correctly rounded; abs_tol applies
+ * to all but signed_zero, and an ulp_exceeded passes where the policy's accuracy domain is the
+ * normal numbers and RN(f(x)) is not one (rn < 2^23).  Returns the lanes taken; their counts
+ * are added to c. */
+static inline __attribute__((always_inline)) __m256i
+quick_sub4(__m256i mb, __m256i ee, __m256i eb, __m256i sd, __m256i yv, __m256i xv, __m256i E,
+           __m256i em, __m256i lanes, const struct gs_quick_bounds *b, struct qacc *c)
+{
+    const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi64x(-1);
+    const __m256i one = _mm256_set1_epi64x(1), mant = _mm256_set1_epi64x(0x000fffffffffffff);
+    const __m256i ysign = _mm256_set1_epi64x(0x80000000);
+    const __m256i c149 = _mm256_set1_epi64x(149), c110 = _mm256_set1_epi64x(110);
+    const __m256i p1000 = _mm256_set1_epi64x(1000), m1000 = _mm256_set1_epi64x(-1000);
+    const __m256i cmin = _mm256_set1_epi64x(GS_FUSED_SUB_EMIN);
+    const __m256i bit23 = _mm256_set1_epi64x(0x00800000);
+    const __m256d p39 = _mm256_set1_pd(0x1p39), p40 = _mm256_set1_pd(0x1p40);
+    const __m256d done = _mm256_set1_pd(1.0), p52 = _mm256_set1_pd(0x1p52);
+    const __m256d p149 = _mm256_set1_pd(0x1p149), m149 = _mm256_set1_pd(0x1p-149);
+    const __m256d relm = _mm256_set1_pd(1 - 0x1p-50);
+    const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
+    const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    __m256i sign = _mm256_slli_epi64(_mm256_srli_epi64(mb, 63), 31);
+    __m256i ymag = _mm256_and_si256(yv, _mm256_set1_epi64x(0x7fffffff));
+    __m256i sh = _mm256_add_epi64(ee, c149);
+    __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(cmin, E),
+                                  _mm256_cmpeq_epi64(em, _mm256_set1_epi64x(-1023)));
+    bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, _mm256_set1_epi64x(1024)));
+    bad = _mm256_or_si256(
+        bad, _mm256_xor_si256(
+                 _mm256_cmpeq_epi64(_mm256_and_si256(sd, _mm256_set1_epi64x(0xffffffff)), zero),
+                 ones));
+    bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi64(m1000, sh),
+                                               _mm256_cmpgt_epi64(sh, p1000)));
+    __m256i z = _mm256_cmpeq_epi64(ymag, zero);
+    bad = _mm256_or_si256(
+        bad, _mm256_andnot_si256(z, _mm256_xor_si256(
+                                        _mm256_cmpeq_epi64(_mm256_and_si256(yv, ysign), sign),
+                                        ones)));
+    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(ymag, _mm256_set1_epi64x(0x7f7fffff)));
+    /* ms, es, the cells */
+    __m256d sc = pow2v(sh);
+    __m256d ms = _mm256_mul_pd(_mm256_and_pd(_mm256_castsi256_pd(mb), absmask), sc);
+    __m256d es = _mm256_mul_pd(_mm256_castsi256_pd(eb), sc);
+    __m256i ns = _mm256_sub_epi64(_mm256_sub_epi64(zero, E), c110); /* s = -E - 110 */
+    __m256d s2 = pow2v(ns);
+    __m256d lc = _mm256_mul_pd(_mm256_sub_pd(ms, es), s2);
+    __m256d hc = _mm256_mul_pd(_mm256_add_pd(ms, es), s2);
+    __m256d gd = _mm256_and_pd(_mm256_cmp_pd(lc, p39, _CMP_GE_OQ),
+                               _mm256_cmp_pd(hc, p40, _CMP_LT_OQ));
+    __m256d cf = _mm256_round_pd(lc, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    gd = _mm256_and_pd(gd, _mm256_cmp_pd(lc, cf, _CMP_GT_OQ));
+    gd = _mm256_and_pd(gd, _mm256_cmp_pd(hc, _mm256_add_pd(cf, done), _CMP_LT_OQ));
+    __m256i good = _mm256_and_si256(_mm256_andnot_si256(bad, _mm256_castpd_si256(gd)), lanes);
+    /* C, rz, rn */
+    __m256i cl = _mm256_and_si256(_mm256_castpd_si256(_mm256_add_pd(cf, p52)), mant);
+    __m256i rz = _mm256_srlv_epi64(cl, ns);
+    __m256i rn = _mm256_add_epi64(
+        rz, _mm256_and_si256(_mm256_srlv_epi64(cl, _mm256_sub_epi64(ns, one)), one));
+    __m256i cr = _mm256_cmpeq_epi64(yv, _mm256_or_si256(sign, rn)); /* y = RN(f(x)) */
+    __m256i fa = _mm256_or_si256(_mm256_cmpeq_epi64(ymag, rz),
+                                 _mm256_cmpeq_epi64(ymag, _mm256_add_epi64(rz, one)));
+    __m256i gt = _mm256_cmpgt_epi64(ymag, rn);
+    __m256i dv = _mm256_blendv_epi8(_mm256_sub_epi64(rn, ymag), _mm256_sub_epi64(ymag, rn), gt);
+    /* ys, a, the errors */
+    __m128 yf = _mm256_castps256_ps128(
+        _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(ymag, lo32)));
+    __m256d ys = _mm256_mul_pd(_mm256_cvtps_pd(yf), p149);
+    __m256d a = _mm256_mul_pd(i2d(_mm256_or_si256(cl, one)),
+                              pow2v(_mm256_add_epi64(E, c110)));
+    __m256d ulp = _mm256_and_pd(_mm256_sub_pd(ys, a), absmask);
+    __m256d ab = _mm256_mul_pd(ulp, m149);
+    __m256d below = _mm256_and_pd(_mm256_cmp_pd(ulp, _mm256_set1_pd(b->max_ulp), _CMP_LT_OQ),
+                                  _mm256_cmp_pd(ab, _mm256_set1_pd(b->max_abs), _CMP_LT_OQ));
+    const __m256i bias = _mm256_set1_epi64x(INT64_MIN);
+    __m256i relz = _mm256_or_si256(
+        _mm256_set1_epi64x(1.0 < b->max_rel ? -1 : 0),
+        _mm256_and_si256(_mm256_set1_epi64x(1.0 == b->max_rel ? -1 : 0),
+                         _mm256_cmpgt_epi64(_mm256_xor_si256(xv, bias),
+                                            _mm256_set1_epi64x((int64_t)(b->max_rel_x ^
+                                                                         (uint64_t)INT64_MIN)))));
+    below = _mm256_and_pd(
+        below, _mm256_or_pd(_mm256_cmp_pd(ulp,
+                                          _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(b->max_rel),
+                                                                      a),
+                                                        relm),
+                                          _CMP_LT_OQ),
+                            _mm256_castsi256_pd(_mm256_and_si256(z, relz))));
+    good = _mm256_and_si256(good, _mm256_castpd_si256(below));
+    __m256i f0 = zero, f1 = zero, f2 = zero, f3 = zero;
+    if (b->v != NULL) { /* gs_fused_judge, by the defect (measure.c's chain) */
+        const struct gs_policy_values *v = b->v;
+        __m256i zn = _mm256_andnot_si256(cr, z); /* a zero, not correctly rounded */
+        __m256i rn0 = _mm256_cmpeq_epi64(rn, zero), rnn = _mm256_cmpeq_epi64(rn, bit23);
+        __m256i dflush = _mm256_and_si256(zn, rnn);  /* RN(f(x)) normal */
+        __m256i dftz = _mm256_andnot_si256(_mm256_or_si256(fa, _mm256_or_si256(rn0, rnn)), zn);
+        __m256i dsz = _mm256_and_si256(zn, rn0);     /* RN(f(x)) a zero of the other sign */
+        __m256i dulp = _mm256_andnot_si256(
+            _mm256_or_si256(cr, _mm256_or_si256(dflush, _mm256_or_si256(dftz, dsz))), ones);
+        __m256i tolon = _mm256_andnot_si256(dsz, _mm256_set1_epi64x(v->abs_tol > 0 ? -1 : 0));
+        __m256d vtol = _mm256_set1_pd(v->abs_tol), vpmu = _mm256_set1_pd(v->max_ulp);
+        __m256i tolpass = _mm256_and_si256(
+            tolon, _mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_LE_OQ)));
+        __m256i tolgo = _mm256_or_si256(_mm256_xor_si256(tolon, ones),
+                                        _mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_GT_OQ)));
+        __m256i failc = _mm256_castpd_si256(
+            _mm256_or_pd(_mm256_cmp_pd(i2d(dv), _mm256_set1_pd(v->max_cr_distance), _CMP_GT_OQ),
+                         _mm256_cmp_pd(ulp, vpmu, _CMP_GT_OQ)));
+        failc = _mm256_or_si256(
+            failc, _mm256_andnot_si256(fa, _mm256_set1_epi64x(v->faithful ? -1 : 0)));
+        /* ulp_exceeded of a result below the normal numbers, outside a normal domain */
+        __m256i dompass = _mm256_and_si256(
+            _mm256_set1_epi64x(v->accuracy_domain == GS_DOMAIN_NORMAL ? -1 : 0),
+            _mm256_cmpgt_epi64(bit23, rn));
+        __m256i le = _mm256_castpd_si256(_mm256_cmp_pd(ulp, vpmu, _CMP_LE_OQ));
+        __m256i pass = _mm256_or_si256(
+            _mm256_or_si256(cr, tolpass),
+            _mm256_and_si256(_mm256_and_si256(tolgo, dulp),
+                             _mm256_or_si256(dompass, _mm256_andnot_si256(failc, le))));
+        __m256i fail = _mm256_andnot_si256(
+            _mm256_or_si256(cr, tolpass),
+            _mm256_and_si256(tolgo,
+                             _mm256_or_si256(_mm256_andnot_si256(dulp, ones),
+                                             _mm256_andnot_si256(dompass, failc))));
+        /* below the unkept bound of its kind */
+        __m256d unk = _mm256_set1_pd(b->unkept);
+        unk = _mm256_blendv_pd(unk, _mm256_set1_pd(b->unkept_flush), _mm256_castsi256_pd(dflush));
+        unk = _mm256_blendv_pd(unk, _mm256_set1_pd(b->unkept_ftz), _mm256_castsi256_pd(dftz));
+        unk = _mm256_blendv_pd(unk, _mm256_set1_pd(b->unkept_sz), _mm256_castsi256_pd(dsz));
+        fail = _mm256_and_si256(fail, _mm256_castpd_si256(_mm256_cmp_pd(ulp, unk, _CMP_LT_OQ)));
+        good = _mm256_and_si256(good, _mm256_or_si256(pass, fail));
+        __m256i failed = _mm256_andnot_si256(pass, good);
+        f0 = _mm256_and_si256(failed, dulp);
+        f1 = _mm256_and_si256(failed, dflush);
+        f2 = _mm256_and_si256(failed, dftz);
+        f3 = _mm256_and_si256(failed, dsz);
+    }
+    qacc_add(c, good, cr, fa, dv, f0, f1, f2, f3);
+    return good;
+}
+
 /* The quick lane (ulp_lane.h) four enclosures at a time: gs_fused_quick_core's operations
  * (the refusals on 64-bit integers, ms and es as gs_fused_common's, l16 = (ms - es) 2^16 and
  * h16 = (ms + es) 2^16, the cell test with floor(l16) taken by rounding toward -inf (exact;
@@ -195,10 +377,8 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     const __m256i relz_tie = _mm256_set1_epi64x(1.0 == b->max_rel ? -1 : 0);
     const __m256i tolon = _mm256_set1_epi64x(judge && v->abs_tol > 0 ? -1 : 0);
     const __m256i faithreq = _mm256_set1_epi64x(judge && v->faithful ? -1 : 0);
-    const __m256i two = _mm256_set1_epi64x(2), four = _mm256_set1_epi64x(4);
-    const __m256i c16 = _mm256_set1_epi64x(16), c256 = _mm256_set1_epi64x(256);
-    __m256i an = zero, afa = zero, afl = zero, aflz = zero, ag0 = zero, ag1 = zero, ag2 = zero;
-    __m256i ag4 = zero, ag16 = zero, ag256 = zero;
+    struct qacc acc = { zero, zero, zero, zero, zero, zero, zero,
+                        zero, zero, zero, zero, zero, zero };
     for (; q + 4 <= k; q += 4) {
         uint32_t okw;
         memcpy(&okw, ok + q, sizeof okw);
@@ -215,7 +395,8 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         __m256i E = _mm256_add_epi64(em, ee);
         __m256i sign = _mm256_slli_epi64(_mm256_srli_epi64(mb, 63), 31);
         __m256i ymag = _mm256_and_si256(yv, ymagm);
-        __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(cm126, E), _mm256_cmpgt_epi64(E, c127));
+        __m256i sub = _mm256_cmpgt_epi64(cm126, E); /* a subnormal result: quick_sub4 */
+        __m256i bad = _mm256_or_si256(sub, _mm256_cmpgt_epi64(E, c127));
         bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, cm1023));
         bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, c1024));
         bad = _mm256_or_si256(
@@ -295,29 +476,24 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
             good = _mm256_and_si256(good, _mm256_or_si256(pass, fail));
             failed = _mm256_andnot_si256(pass, good);
         }
-        /* take[q + j], four bytes at once, and the counts in vector accumulators (a mask
-         * lane is -1: subtracting it counts one): cr_distance above each bucket's upper end
-         * (cr_distance 0 is cr: y = rn) */
+        /* the counts; take[q + j], four bytes at once (the lanes of a subnormal result too) */
+        qacc_add(&acc, good, cr, fa, dv, _mm256_andnot_si256(z, failed),
+                 _mm256_and_si256(z, failed), zero, zero);
+        if (_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_and_si256(sub, okv))) != 0)
+            good = _mm256_or_si256(good, quick_sub4(mb, ee, eb, sd, yv, xv, E, em,
+                                                    _mm256_and_si256(sub, okv), b, &acc));
         uint32_t tw = spread4((uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(good)));
         memcpy(take + q, &tw, sizeof tw);
-        an = _mm256_sub_epi64(an, good);
-        afa = _mm256_sub_epi64(afa, _mm256_and_si256(good, fa));
-        afl = _mm256_sub_epi64(afl, _mm256_andnot_si256(z, failed));
-        aflz = _mm256_sub_epi64(aflz, _mm256_and_si256(z, failed));
-        ag0 = _mm256_sub_epi64(ag0, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, zero)));
-        ag1 = _mm256_sub_epi64(ag1, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, one)));
-        ag2 = _mm256_sub_epi64(ag2, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, two)));
-        ag4 = _mm256_sub_epi64(ag4, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, four)));
-        ag16 = _mm256_sub_epi64(ag16, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, c16)));
-        ag256 = _mm256_sub_epi64(ag256, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, c256)));
     }
-    uint64_t N = hsum(an), G0 = hsum(ag0), G1 = hsum(ag1), G2 = hsum(ag2), G4 = hsum(ag4);
-    uint64_t G16 = hsum(ag16), G256 = hsum(ag256);
+    uint64_t N = hsum(acc.n), G0 = hsum(acc.g0), G1 = hsum(acc.g1), G2 = hsum(acc.g2);
+    uint64_t G4 = hsum(acc.g4), G16 = hsum(acc.g16), G256 = hsum(acc.g256);
     cnt->n += N;
-    cnt->cr += N - G0;
-    cnt->faithful += hsum(afa);
-    cnt->failed += hsum(afl);
-    cnt->failed_flush += hsum(aflz);
+    cnt->cr += hsum(acc.cr);
+    cnt->faithful += hsum(acc.fa);
+    cnt->failed += hsum(acc.fl);
+    cnt->failed_flush += hsum(acc.flz);
+    cnt->failed_ftz += hsum(acc.ftz);
+    cnt->failed_sz += hsum(acc.sz);
     cnt->hist[0] += N - G0; /* the buckets of gs_hist_index */
     cnt->hist[1] += G0 - G1;
     cnt->hist[2] += G1 - G2;

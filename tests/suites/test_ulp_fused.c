@@ -10,7 +10,8 @@
  * The common case's path (gs_fused_measure_f32_fast) and the sweep loop's quick case
  * (gs_fused_measure_f32_quick) must decide nothing the general one does not, with the same
  * fields; the quick case without its test of one cell (an unsafe version) must be caught
- * deciding wrong errors.
+ * deciding wrong errors.  Subnormal results (V known there too, gs_fused_exact_errs_sub, and
+ * their quick case, gs_fused_quick_sub) come from the tails of [-32, 32].
  *   default: 3000 inputs of each kind per function, the fast path;
  *   "mpfr":  600 per kind and function with gs_measure on the MPFR path. */
 #include <math.h>
@@ -29,7 +30,7 @@
 static struct gs_ref *ref;
 static int use_mpfr;
 static unsigned long n_decided, n_tried, n_fast, n_exact, n_quick, n_quick_flush,
-    n_zero_err_wrong;
+    n_zero_err_wrong, n_exact_sub, n_quick_sub, n_quick_sub_zero;
 
 static double f32_of(uint64_t b)
 {
@@ -140,6 +141,9 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
         if (gs_fused_measure_f32_quick(&e, y, &fq)) {
             n_quick++;
             n_quick_flush += (y & 0x7fffffffu) == 0;
+            n_quick_sub += fq.p2k == 0x1p-149 && fq.want_class != GS_WANT_NORMAL;
+            n_quick_sub_zero += fq.p2k == 0x1p-149 && fq.want_class != GS_WANT_NORMAL &&
+                                (y & 0x7fffffffu) == 0;
             if (!fm.exact_errs || fq.want != fm.want || fq.cr != fm.cr ||
                 fq.faithful != fm.faithful || fq.cr_distance != fm.cr_distance ||
                 fq.want_class != fm.want_class || fq.defect != fm.defect ||
@@ -174,6 +178,7 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
                       (!fm.exact_errs || (m.ulp == fm.ulp && m.abs_err == fm.abs &&
                                           m.rel_err == gs_fused_rel(&fm)));
         n_exact += fm.exact_errs != 0;
+        n_exact_sub += fm.exact_errs && fm.want_class != GS_WANT_NORMAL;
         if (fm.exact_errs)
             check_rel_below(&fm, m.rel_err, f, x, y);
         if (!ok_fields || !ok_errs)
@@ -215,6 +220,11 @@ static void test_fused(void **state)
     assert_true(n_quick > n_exact / 4); /* the random outputs are often zeros, of the other
                                           * sign or subnormal: not the quick case */
     assert_true(n_quick_flush > 0); /* the quick case's premature_flush branch was compared */
+    print_message("of them %lu with V itself below the normal numbers, %lu by the quick case "
+                  "(%lu of them zeros)\n", n_exact_sub, n_quick_sub, n_quick_sub_zero);
+    /* the subnormal results' V (gs_fused_exact_errs_sub) and quick case (gs_fused_quick_sub)
+     * were compared, zero outputs too */
+    assert_true(n_exact_sub > 0 && n_quick_sub > n_exact_sub / 4 && n_quick_sub_zero > 0);
     print_message("the quick case without its test of one cell decided a wrong error %lu "
                   "times\n", n_zero_err_wrong);
     assert_true(n_zero_err_wrong > 0); /* the comparison above can fail */

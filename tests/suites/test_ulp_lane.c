@@ -6,7 +6,8 @@
  *               test of the lane: another side, the exponent moved across E = -126, the
  *               bound emax and binary32's largest binade, the error widened until the cell
  *               or the binade is crossed, the significand a zero, a subnormal, an infinity
- *               or a NaN (with an ordinary E too);
+ *               or a NaN (with an ordinary E too), a value just below 2^-126 (a subnormal
+ *               result that rounds to the smallest normal number, and a zero for it);
  *   outputs     RN of the enclosed value (the double rounded to binary32), its neighbours,
  *               the other sign, the output the lane's tests of the binade would take
  *               (beyond binary32's range too), random patterns;
@@ -92,13 +93,32 @@ static struct geluref_encl alter(struct geluref_encl e, unsigned kind)
         e.e = (int64_t)(next() % 300) - 150 - ((int64_t)((mb >> 52) & 0x7ff) - 1023);
         break;
     }
+    case 8: { /* f(x) just below 2^-126 (E = -127), RN the smallest normal number or the
+               * largest subnormal one: a subnormal result's premature_flush (quick_sub4) */
+        double m = 2 - ldexp((double)(next() >> 11) * 0x1p-53, -(int)(20 + next() % 6));
+        e.m = e.m < 0 ? -m : m;
+        e.e = -127;
+        e.err = ldexp(m, -50 - (int)(next() % 4));
+        e.side = 0;
+        break;
+    }
     default: break;
     }
     return e;
 }
 
 static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad;
-static unsigned long q_bucket[GS_HIST_N], q_flush, q_failed_flush;
+static unsigned long q_bucket[GS_HIST_N], q_flush, q_failed_flush, q_flush_normal, q_sub,
+    q_sub_judged, q_sub_flush, q_failed_ftz, q_failed_sz;
+
+/* 1 when e encloses a result below the normal binary32 numbers (E < -126: the quick lane's
+ * subnormal case, quick_sub4). */
+static int sub_of(const struct geluref_encl *e)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    return (int64_t)((mb >> 52) & 0x7ff) - 1023 + e->e < -126;
+}
 
 /* One of a few values (the first, no limit, more often), or (tie) the given one: so that
  * the strict and inclusive tests meet their boundaries. */
@@ -157,6 +177,8 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
     b.max_rel = pick_bound(rels, sizeof rels / sizeof rels[0], m.ulp / m.a);
     b.unkept = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
     b.unkept_flush = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
+    b.unkept_ftz = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
+    b.unkept_sz = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
     struct gs_policy_values v;
     memset(&v, 0, sizeof v);
     static const double pulps[] = { INFINITY, 0.5, 1, 4, 16, 0, NAN };
@@ -183,6 +205,13 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
         q_take += tg[i] != 0;
         q_judged += tg[i] != 0 && b.v != NULL;
         q_flush += tg[i] != 0 && (y[i] & 0x7fffffffu) == 0;
+        q_flush_normal += tg[i] != 0 && (y[i] & 0x7fffffffu) == 0 && !sub_of(&e[i]);
+        q_sub += tg[i] != 0 && sub_of(&e[i]);
+        q_sub_judged += tg[i] != 0 && sub_of(&e[i]) && b.v != NULL;
+        struct gs_fused_meas mi;
+        q_sub_flush += tg[i] != 0 && sub_of(&e[i]) && b.v != NULL &&
+                       gs_fused_measure_f32_quick(&e[i], y[i], &mi) &&
+                       mi.defect == GS_K_PREMATURE_FLUSH;
         if ((ta[i] != tg[i] || (diff && i == 0)) && q_bad++ < 20)
             printf("FAIL quick %s x=%a m=%a err=%a e=%lld side=%d y=0x%08llx ok=%d "
                    "max_ulp=%a max_abs=%a max_rel=%a unkept=%a policy=%s (max_ulp=%a "
@@ -195,6 +224,8 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
     }
     q_failed += cg.failed;
     q_failed_flush += cg.failed_flush;
+    q_failed_ftz += cg.failed_ftz;
+    q_failed_sz += cg.failed_sz;
     q_cr += cg.cr;
     q_far += cg.n - 3 - cg.hist[0] - cg.hist[1];
     for (int i = 2; i < GS_HIST_N; i++)
@@ -236,9 +267,16 @@ int main(int argc, char **argv)
         geluref_enclose_n(f, xs, len, e, ok);
         for (size_t i = 0; i < len; i++) {
             double v = ldexp(e[i].m, (int)e[i].e);
-            unsigned kind = next() % 4 == 0 ? (unsigned)(1 + next() % 7) : 0;
+            unsigned kind = next() % 4 == 0 ? (unsigned)(1 + next() % 8) : 0;
             e[i] = alter(e[i], kind);
             uint64_t y0 = f32_bits(v);
+            if (kind == 8) { /* a zero, the smallest normal number, the largest subnormal */
+                static const uint64_t ys8[] = { 0, 0, 0x00800000u, 0x007fffffu };
+                y[i] = ys8[next() % 4] | (e[i].m < 0 ? 0x80000000u : 0);
+                if (next() % 10 == 0)
+                    ok[i] = 0;
+                continue;
+            }
             unsigned pick = kind >= 6 && next() % 4 ? 7 : (unsigned)(next() % 8);
             y[i] = pick < 4 ? y0 : pick == 4 ? y0 + 1 : pick == 5 ? y0 - 1
                  : pick == 6 ? y0 ^ 0x80000000u : next() % 4 ? want_of(&e[i])
@@ -273,14 +311,18 @@ int main(int argc, char **argv)
     printf("%lu decisions compared, %lu outputs taken, %lu refused, %lu different\n", n_cmp,
            n_take, n_cmp - n_take, n_bad);
     printf("quick lane: %lu decisions compared, %lu taken (%lu failed, %lu correctly rounded, "
-           "%lu judged, %lu zeros of which %lu failed), %lu different\n", q_cmp, q_take,
-           q_failed, q_cr, q_judged, q_flush, q_failed_flush, q_bad);
+           "%lu judged, %lu zeros of which %lu failed and %lu of a normal result, %lu of a "
+           "subnormal result of which %lu judged and %lu flushed; failed ftz %lu, signed_zero "
+           "%lu), %lu different\n", q_cmp, q_take, q_failed, q_cr, q_judged, q_flush,
+           q_failed_flush, q_flush_normal, q_sub, q_sub_judged, q_sub_flush, q_failed_ftz,
+           q_failed_sz, q_bad);
     int buckets = 1; /* every bucket above "1" but "nan" reached */
     for (int i = 2; i < GS_HIST_N - 1; i++)
         buckets &= q_bucket[i] > 0;
     if (q_take < q_cmp / 50 || q_cmp - q_take < q_cmp / 20 || q_failed < q_take / 100 ||
         q_cr < q_take / 100 || q_far < q_take / 100 || !buckets || q_flush < q_take / 100 ||
-        q_failed_flush < q_flush / 10) {
+        q_failed_flush < q_flush_normal / 10 || q_sub < q_take / 100 || q_sub_judged < q_sub / 10 ||
+        q_sub_flush == 0 || q_failed_ftz == 0 || q_failed_sz == 0) {
         printf("FAIL: the quick lane took too few or too many, or too few of a kind, for the "
                "comparison to mean anything (%lu taken with a cr_distance above 1)\n", q_far);
         return 1;

@@ -37,6 +37,18 @@ runs_test(tanh_exact_tail 0 "${runs_libm}|tanh.f32|--range|-60.01:-59.99")
 runs_test(tanh_exact_fused 1 "${runs_libm}|tanh.f32|--range|-3:-2.996")
 runs_test(sigmoid_exact_fused 1 "${runs_libm}|sigmoid.f32|--range|-6:-5.99")
 runs_test(tanh_grad_exact_fused 1 "${runs_libm}|tanh_grad.f32|--range|-2:-1.997")
+# results below the normal binary32 numbers decided by the fused pass (V known there too,
+# suites/ulp_fused.h gs_fused_quick_sub, and the quick lane's case of them): normpdf's
+# subnormal results and the edge 2^-126 (x = -13.19); the tanh form's zeros for a subnormal
+# result (ftz) and, against the exact gelu, for one below 2^-150 (correctly rounded);
+# tanh_grad's +0 for a negative result that rounds to -0 (signed_zero); the sigmoid form's
+# normal outputs against the exact gelu's subnormal results
+runs_test(sub_normpdf 0 "${runs_libm}|normpdf.f32|--range|-14:-13.99")
+runs_test(sub_normpdf_edge 0 "${runs_libm}|normpdf.f32|--range|-13.2:-13.18")
+runs_test(sub_tanh_ftz 1 "${runs_libm}|tanh.f32|--range|-10.5:-10.49")
+runs_test(sub_tanh_exact 0 "${runs_libm}|tanh.f32|--range|-13.5:-13.49")
+runs_test(sub_tanh_grad_signed_zero 1 "${runs_libm}|tanh_grad.f32|--range|-12:-11.99")
+runs_test(sub_sigmoid_exact 1 "${runs_libm}|sigmoid.f32|--range|-13.5:-13.49")
 # rules of other functions: normcdf's cell next to 1 from 40 on and next to 1/2 near 0 (SAME),
 # erfc's cell next to 2 below -42.7 (SAME) and its tail above 42.7 (TINY)
 runs_test(normcdf_one 0 "${runs_libm}|normcdf.f32|--range|39.99:40.3")
