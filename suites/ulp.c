@@ -36,6 +36,8 @@
 #define ULP_ITEMS_16 16u
 /* Outputs measured per gs_measure_n call (the measurements stay in the L1 cache). */
 #define ULP_MEAS_BLOCK 128u
+_Static_assert(ULP_MEAS_BLOCK <= 256 && ULP_MEAS_BLOCK % 8 == 0,
+               "block_lanes keeps an input's index in a byte and its flags eight to a word");
 
 int ulp_acc_init(struct ulp_acc *a, size_t n_bins, int buffers)
 {
@@ -550,21 +552,59 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
         memset(t, 0, k);
     }
     *crn = n.n;
-    if (quick && 8 * (k - n.n) >= k) { /* not for a few left: it would cost more */
+    if (quick && n.n < k) {
         unsigned char rest[ULP_MEAS_BLOCK], tq[ULP_MEAS_BLOCK];
+        size_t nr = 0;
         for (q = 0; q + 8 <= k; q += 8) {
             uint64_t w = flags8(ok + q) & ~flags8(t + q) & FLAGS8_ALL;
             memcpy(rest + q, &w, sizeof w);
+            nr += flags8_count(w);
         }
-        for (; q < k; q++)
+        for (; q < k; q++) {
             rest[q] = (unsigned char)(ok[q] & !t[q]);
-        gs_fused_quick_lane_n(e, rest, x, y, k, b, tq, &n);
-        for (q = 0; q + 8 <= k; q += 8) {
-            uint64_t w = flags8(t + q) | flags8(tq + q);
-            memcpy(t + q, &w, sizeof w);
+            nr += rest[q];
         }
-        for (; q < k; q++)
-            t[q] |= tq[q];
+        if (2 * nr >= k) { /* the lane over the block, on the inputs left */
+            gs_fused_quick_lane_n(e, rest, x, y, k, b, tq, &n);
+            for (q = 0; q + 8 <= k; q += 8) {
+                uint64_t w = flags8(t + q) | flags8(tq + q);
+                memcpy(t + q, &w, sizeof w);
+            }
+            for (; q < k; q++)
+                t[q] |= tq[q];
+        } else if (nr > 0) {
+            /* a few left (most taken by the correctly rounded lane): the lane over a copy of
+             * them side by side, so that it does not pass over the taken ones four at a time
+             * (the same decisions: each input's is its own, on the bounds of the block's
+             * start, its x with it) */
+            struct geluref_encl ec[ULP_MEAS_BLOCK / 2];
+            uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
+            unsigned char okc[ULP_MEAS_BLOCK / 2], idx[ULP_MEAS_BLOCK / 2];
+            size_t m = 0;
+            for (q = 0; q < k; q += 8) { /* words of eight flags, the empty ones skipped */
+                size_t end = q + 8 <= k ? q + 8 : k;
+                if (end == q + 8 && flags8(rest + q) == 0)
+                    continue;
+                for (size_t i = q; i < end; i++) {
+                    if (!rest[i])
+                        continue;
+                    ec[m] = e[i];
+                    xc[m] = x[i];
+                    yc[m] = y[i];
+                    idx[m++] = (unsigned char)i;
+                }
+            }
+            memset(okc, 1, m);
+            /* to a multiple of four with inputs it leaves (ok 0): no one-at-a-time rest */
+            for (size_t j = m; j % 4 != 0; j++) {
+                ec[j] = ec[0];
+                xc[j] = yc[j] = 0;
+                okc[j] = 0;
+            }
+            gs_fused_quick_lane_n(ec, okc, xc, yc, (m + 3) & ~(size_t)3, b, tq, &n);
+            for (size_t j = 0; j < m; j++)
+                t[idx[j]] |= tq[j];
+        }
     }
     st->points += n.n;
     st->cr += n.cr;
