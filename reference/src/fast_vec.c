@@ -345,10 +345,17 @@ static inline void v_approx(V x, int tanh_form, struct vout *o)
     V ed = vadd(vadd(vmul(vmul(ew, w), VS(1.01)), VS(UD)), VS(0x1p-1022));
     V neg = vlt(x, VS(0.0));
     ok = vand(ok, vor(neg, vge(w, VS(0x1p-45)))); /* x > 0, w < 2^-45: one-sided */
+    /* each sign's branch only where a lane takes it (its quotient is dear): a sweep's
+     * batches are of one sign */
+    int nm = _mm256_movemask_pd(neg);
     struct vout po;
-    v_value(vdiv(vmul(x, e), d), v_negq(q), vadd(vadd(ew, ed), VS(2 * UD)), ok, o);
-    v_value(vdiv(x, d), VS(0.0), vadd(ed, VS(UD)), ok, &po);
-    v_merge(neg, &po, o);
+    if (nm != 0)
+        v_value(vdiv(vmul(x, e), d), v_negq(q), vadd(vadd(ew, ed), VS(2 * UD)), ok, o);
+    if (nm != 15) {
+        v_value(vdiv(x, d), VS(0.0), vadd(ed, VS(UD)), ok, nm == 0 ? o : &po);
+        if (nm != 0)
+            v_merge(neg, &po, o);
+    }
 }
 
 /* encl_tanh_grad */
@@ -369,13 +376,19 @@ static inline void v_tanh_grad(V x, struct vout *o)
     V neg = vlt(x, VS(0.0));
     /* x > 2 and A w < 2^-45: one-sided */
     ok = vandnot(vand(vgt(x, VS(2.0)), vlt(vmul(am, w), VS(0x1p-45))), ok);
-    /* x > 0 */
-    V t = vdiv(vmul(am, w), d);
-    V et = vmul(vadd(vadd(vadd(eam, ew), ed), VS(2 * UD)), VS(1.01));
-    V num = vadd(VS(1.0), t);
-    V en = vadd(vmul(vdiv(vmul(et, t), num), VS(1.01)), VS(UD));
+    /* each sign's branch only where a lane takes it (three quotients each): a sweep's
+     * batches are of one sign */
+    int nm = _mm256_movemask_pd(neg);
     struct vout po;
-    v_value(vdiv(num, d), VS(0.0), vadd(vadd(en, ed), VS(UD)), ok, &po);
+    if (nm != 15) { /* x > 0 */
+        V t = vdiv(vmul(am, w), d);
+        V et = vmul(vadd(vadd(vadd(eam, ew), ed), VS(2 * UD)), VS(1.01));
+        V num = vadd(VS(1.0), t);
+        V en = vadd(vmul(vdiv(vmul(et, t), num), VS(1.01)), VS(UD));
+        v_value(vdiv(num, d), VS(0.0), vadd(vadd(en, ed), VS(UD)), ok, nm == 0 ? o : &po);
+        if (nm == 0)
+            return;
+    }
     /* x < 0 */
     V r = vdiv(am, d);
     V er = vmul(vadd(vadd(eam, ed), VS(UD)), VS(1.01));
@@ -385,7 +398,8 @@ static inline void v_tanh_grad(V x, struct vout *o)
     V nok = vand(ok, vand(vne(b, VS(0.0)), vlt(eb, VS(0x1p-40))));
     v_value(vmul(vdiv(e, d), b), v_negq(q),
             vadd(vadd(vadd(vadd(ew, ed), VS(UD)), eb), VS(UD)), nok, o);
-    v_merge(neg, &po, o);
+    if (nm != 15)
+        v_merge(neg, &po, o);
 }
 
 /* fast_fn.c encl_erf_series: erf(z) for z < 2^-4 (x instead of z keeps the sign) */
