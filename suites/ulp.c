@@ -883,6 +883,10 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     int64_t emax = -1000, emax_x = -1000;
     double max_rel = -1, max_rel_x = -1;
     int lane_own = 0, lane_ex = 0; /* try the lanes in this block */
+    /* statistics empty at the block's start (an item's first block in the region): a lane
+     * that takes few of it does not say that it would take few of the next */
+    int fresh_own = one_rg && a->loc[rg0].points == 0;
+    int fresh_ex = one_rg && u->exact && a->ex_loc[rg0].points == 0;
     /* The exact function's measurement of the block's last input first, where the enclosure
      * decides it with V itself known (exact_errs: fused_meas_of is then its measurement, as in
      * pass 3), or accounts it at once: an approximation's errors against the exact function
@@ -896,10 +900,6 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * FUSED_LANE_SKIP blocks), the one before it is tried, up to PRE_X_TRIES inputs.  (The
      * kernel's own measurement taken first likewise gained nothing: its errors grow along
      * fewer tails, and its accounting is dearer.) */
-    /* statistics empty at the block's start (an item's first block in the region): a lane
-     * that takes few of it does not say that it would take few of the next */
-    int fresh_own = one_rg && a->loc[rg0].points == 0;
-    int fresh_ex = one_rg && u->exact && a->ex_loc[rg0].points == 0;
     size_t pre_x = k; /* the input whose exact function's measurement is done */
     for (size_t q = k - 1; u->exact && k > 1 && pre_x == k && q + PRE_X_TRIES >= k && q > 0;
          q--) {

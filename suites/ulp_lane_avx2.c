@@ -152,7 +152,7 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
 
 /* The quick lane's counts in vector accumulators (a mask lane is -1: subtracting it counts
  * one): taken, correctly rounded, faithful, failed by kind (ulp_exceeded, premature_flush,
- * ftz, signed_zero: the masks f[0..3], within good), and cr_distance above each bucket's
+ * ftz, signed_zero: the masks f0 to f3, within good), and cr_distance above each bucket's
  * upper end. */
 struct qacc {
     __m256i n, cr, fa, fl, flz, ftz, sz, g0, g1, g2, g4, g16, g256;
