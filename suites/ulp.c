@@ -625,8 +625,9 @@ static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
                                            const struct gs_policy_values *v,
                                            const struct gs_findings *f, enum gs_region rg)
 {
-    struct gs_quick_bounds b = { st->max_ulp, st->max_abs, st->max_rel, st->max_rel_x, v,
-                                 -INFINITY,   -INFINITY,   -INFINITY,   -INFINITY };
+    struct gs_quick_bounds b = { st->max_ulp,   st->max_abs,   st->max_rel, st->max_rel_x,
+                                 st->max_ulp_x, st->max_abs_x, v,           -INFINITY,
+                                 -INFINITY,     -INFINITY,     -INFINITY };
     if (v != NULL) {
         b.unkept = gs_findings_unkept_below(f, GS_K_ULP_EXCEEDED, rg);
         b.unkept_flush = gs_findings_unkept_below(f, GS_K_PREMATURE_FLUSH, rg);

@@ -38,7 +38,8 @@ void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned 
             continue;
         int rel = gs_fused_rel_below(&m, b->max_rel) ||
                   (m.rel_one && gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x[q]));
-        if (!(m.ulp < b->max_ulp && m.abs < b->max_abs && rel))
+        if (!((m.ulp < b->max_ulp || (m.ulp == b->max_ulp && x[q] > b->max_ulp_x)) &&
+              (m.abs < b->max_abs || (m.abs == b->max_abs && x[q] > b->max_abs_x)) && rel))
             continue;
         int j = b->v ? gs_fused_judge(b->v, &m) : 1;
         enum gs_kind d = m.defect;

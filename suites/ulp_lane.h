@@ -36,10 +36,12 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
  * signed_zero findings are counted, not kept), for the caller to add, and the caller is done
  * with them.  Taken: ok[q], gs_fused_quick_core decides (V known; y of f(x)'s sign, or a
  * zero: for a normal result a flush, for a subnormal one, gs_fused_quick_sub, correctly
- * rounded or any of the four defects), the errors strictly below the maxima (the relative
- * one by gs_fused_rel_below's product, or for a zero output, whose relative error is 1, below
- * max_rel or equal to it at a larger x than max_rel_x, as fused_below_max; the other ties,
- * which it settles by x, are left to it), and the policy's verdict certain: passed, or
+ * rounded or any of the four defects), the errors below the maxima as fused_below_max has
+ * them (the ulp and absolute ones below theirs or equal at a larger x than max_ulp_x,
+ * max_abs_x; the relative one by gs_fused_rel_below's product, or for a zero output, whose
+ * relative error is 1, below max_rel or equal to it at a larger x than max_rel_x; the other
+ * ties of the relative error, which need its quotient, are left to it), and the policy's
+ * verdict certain: passed, or
  * failed with an ulp error below the unkept bound of its defect (gs_findings_unkept_below of
  * the kind).  The AVX2 version
  * (ulp_lane_avx2.c) performs gs_fused_quick_core's, gs_fused_judge's and the tests' integer
@@ -47,7 +49,8 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
  * tests/suites/test_ulp_lane.c); the generic one calls them. */
 struct gs_quick_bounds {
     double max_ulp, max_abs, max_rel;   /* the statistics' maxima */
-    uint64_t max_rel_x;                 /* and the x of max_rel */
+    uint64_t max_rel_x;                 /* and the x of max_rel, */
+    uint64_t max_ulp_x, max_abs_x;      /* of max_ulp, of max_abs */
     const struct gs_policy_values *v;   /* the policy; NULL: not judged (the exact function) */
     double unkept, unkept_flush;        /* a failed measurement is taken below this ulp error
                                            (ulp_exceeded; premature_flush) */

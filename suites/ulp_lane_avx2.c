@@ -150,6 +150,16 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
     gs_fused_cr_lane_n_generic(e + q, ok + q, y + q, k - q, emax, max_rel, take + q);
 }
 
+/* v below the maximum m kept for input mx, or equal to it at a larger x (the tie keeps the
+ * smaller x: errstat.c beats(), fused_below_max), x compared unsigned: xb and mxb are x and
+ * mx with the top bit flipped, compared signed. */
+static inline __m256d below_tie(__m256d v, __m256d m, __m256i xb, __m256i mxb)
+{
+    return _mm256_or_pd(_mm256_cmp_pd(v, m, _CMP_LT_OQ),
+                        _mm256_and_pd(_mm256_cmp_pd(v, m, _CMP_EQ_OQ),
+                                      _mm256_castsi256_pd(_mm256_cmpgt_epi64(xb, mxb))));
+}
+
 /* The quick lane's counts in vector accumulators (a mask lane is -1: subtracting it counts
  * one): taken, correctly rounded, faithful, failed by kind (ulp_exceeded, premature_flush,
  * ftz, signed_zero: the masks f0 to f3, within good), and cr_distance above each bucket's
@@ -261,15 +271,18 @@ quick_sub4(__m256i mb, __m256i ee, __m256i eb, __m256i sd, __m256i yv, __m256i x
                               pow2v(_mm256_add_epi64(E, c110)));
     __m256d ulp = _mm256_and_pd(_mm256_sub_pd(ys, a), absmask);
     __m256d ab = _mm256_mul_pd(ulp, m149);
-    __m256d below = _mm256_and_pd(_mm256_cmp_pd(ulp, _mm256_set1_pd(b->max_ulp), _CMP_LT_OQ),
-                                  _mm256_cmp_pd(ab, _mm256_set1_pd(b->max_abs), _CMP_LT_OQ));
     const __m256i bias = _mm256_set1_epi64x(INT64_MIN);
+    __m256i xb = _mm256_xor_si256(xv, bias);
+    __m256d below = _mm256_and_pd(
+        below_tie(ulp, _mm256_set1_pd(b->max_ulp), xb,
+                  _mm256_set1_epi64x((int64_t)(b->max_ulp_x ^ (uint64_t)INT64_MIN))),
+        below_tie(ab, _mm256_set1_pd(b->max_abs), xb,
+                  _mm256_set1_epi64x((int64_t)(b->max_abs_x ^ (uint64_t)INT64_MIN))));
     __m256i relz = _mm256_or_si256(
         _mm256_set1_epi64x(1.0 < b->max_rel ? -1 : 0),
         _mm256_and_si256(_mm256_set1_epi64x(1.0 == b->max_rel ? -1 : 0),
-                         _mm256_cmpgt_epi64(_mm256_xor_si256(xv, bias),
-                                            _mm256_set1_epi64x((int64_t)(b->max_rel_x ^
-                                                                         (uint64_t)INT64_MIN)))));
+                         _mm256_cmpgt_epi64(xb, _mm256_set1_epi64x((int64_t)(
+                                                    b->max_rel_x ^ (uint64_t)INT64_MIN)))));
     below = _mm256_and_pd(
         below, _mm256_or_pd(_mm256_cmp_pd(ulp,
                                           _mm256_mul_pd(_mm256_mul_pd(_mm256_set1_pd(b->max_rel),
@@ -335,9 +348,9 @@ quick_sub4(__m256i mb, __m256i ee, __m256i eb, __m256i sd, __m256i yv, __m256i x
  * h16 = (ms + es) 2^16, the cell test with floor(l16) taken by rounding toward -inf (exact;
  * the scalar truncation of a positive l16 < 2^40 is that floor), C, rz and rn on integers,
  * ys as gs_fused_ys in either binade (a binary32 widened exactly), a, ulp = |ys - a|,
- * abs = ulp 2^k; a zero output's ys is 0, so ulp = a), then the strict tests against the
- * maxima (the relative one by gs_fused_rel_below's product, a flush's by its tie with x too,
- * x compared unsigned) and
+ * abs = ulp 2^k; a zero output's ys is 0, so ulp = a), then the tests against the maxima
+ * (the ulp and absolute errors below theirs or tied at a larger x, the relative one by
+ * gs_fused_rel_below's product, a flush's by its tie with x too, x compared unsigned) and
  * gs_fused_judge's for a correctly rounded, ulp_exceeded or premature_flush measurement of a
  * normal result, each an ordered comparison (false on a NaN, as the scalar code's tests refuse). */
 void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
@@ -373,6 +386,8 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     /* x > max_rel_x unsigned, as signed on both with the top bit flipped */
     const __m256i bias = _mm256_set1_epi64x(INT64_MIN);
     const __m256i vmrx = _mm256_set1_epi64x((int64_t)(b->max_rel_x ^ (uint64_t)INT64_MIN));
+    const __m256i vmux = _mm256_set1_epi64x((int64_t)(b->max_ulp_x ^ (uint64_t)INT64_MIN));
+    const __m256i vmax = _mm256_set1_epi64x((int64_t)(b->max_abs_x ^ (uint64_t)INT64_MIN));
     const __m256i relz_all = _mm256_set1_epi64x(1.0 < b->max_rel ? -1 : 0);
     const __m256i relz_tie = _mm256_set1_epi64x(1.0 == b->max_rel ? -1 : 0);
     const __m256i tolon = _mm256_set1_epi64x(judge && v->abs_tol > 0 ? -1 : 0);
@@ -440,14 +455,13 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         __m256d a = _mm256_mul_pd(i2d(_mm256_or_si256(cl, one)), m16);
         __m256d ulp = _mm256_and_pd(_mm256_sub_pd(ys, a), absmask);
         __m256d ab = _mm256_mul_pd(ulp, pow2v(_mm256_sub_epi64(E, c23)));
-        __m256d below = _mm256_and_pd(_mm256_cmp_pd(ulp, vmu, _CMP_LT_OQ),
-                                      _mm256_cmp_pd(ab, vma, _CMP_LT_OQ));
+        __m256i xv = _mm256_loadu_si256((const __m256i *)(const void *)&x[q]);
+        __m256i xb = _mm256_xor_si256(xv, bias);
+        __m256d below = _mm256_and_pd(below_tie(ulp, vmu, xb, vmux), below_tie(ab, vma, xb, vmax));
         /* gs_fused_rel_below: ulp < M a (1 - 2^-50), no division; a flush's 1 below M or
          * equal to it at a larger x */
-        __m256i xv = _mm256_loadu_si256((const __m256i *)(const void *)&x[q]);
-        __m256i relz = _mm256_or_si256(
-            relz_all, _mm256_and_si256(relz_tie, _mm256_cmpgt_epi64(_mm256_xor_si256(xv, bias),
-                                                                    vmrx)));
+        __m256i relz = _mm256_or_si256(relz_all,
+                                       _mm256_and_si256(relz_tie, _mm256_cmpgt_epi64(xb, vmrx)));
         below = _mm256_and_pd(
             below, _mm256_or_pd(
                        _mm256_cmp_pd(ulp, _mm256_mul_pd(_mm256_mul_pd(vmr, a), relm), _CMP_LT_OQ),

@@ -109,7 +109,7 @@ static struct geluref_encl alter(struct geluref_encl e, unsigned kind)
 
 static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad;
 static unsigned long q_bucket[GS_HIST_N], q_flush, q_failed_flush, q_flush_normal, q_sub,
-    q_sub_judged, q_sub_flush, q_failed_ftz, q_failed_sz;
+    q_sub_judged, q_sub_flush, q_failed_ftz, q_failed_sz, q_tie;
 
 /* 1 when e encloses a result below the normal binary32 numbers (E < -126: the quick lane's
  * subnormal case, quick_sub4). */
@@ -172,6 +172,9 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
     b.max_rel_x = x[next() % len] + next() % 3 - 1; /* a flush's tie decided by x either way */
     if (next() % 16 == 0)
         b.max_rel_x = next() % 2 ? 0 : UINT64_MAX;
+    /* an ulp or absolute error tied with the maximum, decided by x either way */
+    b.max_ulp_x = x[t] + next() % 3 - 1;
+    b.max_abs_x = x[t] + next() % 3 - 1;
     b.max_ulp = pick_bound(ulps, sizeof ulps / sizeof ulps[0], m.ulp);
     b.max_abs = pick_bound(abss, sizeof abss / sizeof abss[0], m.abs);
     b.max_rel = pick_bound(rels, sizeof rels / sizeof rels[0], m.ulp / m.a);
@@ -207,6 +210,9 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
         q_flush += tg[i] != 0 && (y[i] & 0x7fffffffu) == 0;
         q_flush_normal += tg[i] != 0 && (y[i] & 0x7fffffffu) == 0 && !sub_of(&e[i]);
         q_sub += tg[i] != 0 && sub_of(&e[i]);
+        struct gs_fused_meas mt;
+        q_tie += tg[i] != 0 && gs_fused_measure_f32_quick(&e[i], y[i], &mt) &&
+                 (mt.ulp == b.max_ulp || mt.abs == b.max_abs);
         q_sub_judged += tg[i] != 0 && sub_of(&e[i]) && b.v != NULL;
         struct gs_fused_meas mi;
         q_sub_flush += tg[i] != 0 && sub_of(&e[i]) && b.v != NULL &&
@@ -313,16 +319,16 @@ int main(int argc, char **argv)
     printf("quick lane: %lu decisions compared, %lu taken (%lu failed, %lu correctly rounded, "
            "%lu judged, %lu zeros of which %lu failed and %lu of a normal result, %lu of a "
            "subnormal result of which %lu judged and %lu flushed; failed ftz %lu, signed_zero "
-           "%lu), %lu different\n", q_cmp, q_take, q_failed, q_cr, q_judged, q_flush,
-           q_failed_flush, q_flush_normal, q_sub, q_sub_judged, q_sub_flush, q_failed_ftz,
-           q_failed_sz, q_bad);
+           "%lu; %lu tied with a maximum), %lu different\n", q_cmp, q_take, q_failed, q_cr,
+           q_judged, q_flush, q_failed_flush, q_flush_normal, q_sub, q_sub_judged, q_sub_flush,
+           q_failed_ftz, q_failed_sz, q_tie, q_bad);
     int buckets = 1; /* every bucket above "1" but "nan" reached */
     for (int i = 2; i < GS_HIST_N - 1; i++)
         buckets &= q_bucket[i] > 0;
     if (q_take < q_cmp / 50 || q_cmp - q_take < q_cmp / 20 || q_failed < q_take / 100 ||
         q_cr < q_take / 100 || q_far < q_take / 100 || !buckets || q_flush < q_take / 100 ||
         q_failed_flush < q_flush_normal / 10 || q_sub < q_take / 100 || q_sub_judged < q_sub / 10 ||
-        q_sub_flush == 0 || q_failed_ftz == 0 || q_failed_sz == 0) {
+        q_sub_flush == 0 || q_failed_ftz == 0 || q_failed_sz == 0 || q_tie == 0) {
         printf("FAIL: the quick lane took too few or too many, or too few of a kind, for the "
                "comparison to mean anything (%lu taken with a cr_distance above 1)\n", q_far);
         return 1;

@@ -49,6 +49,11 @@ runs_test(sub_tanh_ftz 1 "${runs_libm}|tanh.f32|--range|-10.5:-10.49")
 runs_test(sub_tanh_exact 0 "${runs_libm}|tanh.f32|--range|-13.5:-13.49")
 runs_test(sub_tanh_grad_signed_zero 1 "${runs_libm}|tanh_grad.f32|--range|-12:-11.99")
 runs_test(sub_sigmoid_exact 1 "${runs_libm}|sigmoid.f32|--range|-13.5:-13.49")
+# near 0, where an approximation's correctly rounded outputs x/2 have relative errors growing
+# with |x| and ulp errors equal over many inputs (ties with the maximum, settled by x, that the
+# quick lane takes)
+runs_test(ties_sigmoid_near0 0 "${runs_libm}|sigmoid.f32|--range|-0x1.02p-30:-0x1p-30")
+runs_test(ties_tanh_near0 0 "${runs_libm}|tanh.f32|--range|0x1p-25:0x1.02p-25")
 # rules of other functions: normcdf's cell next to 1 from 40 on and next to 1/2 near 0 (SAME),
 # erfc's cell next to 2 below -42.7 (SAME) and its tail above 42.7 (TINY)
 runs_test(normcdf_one 0 "${runs_libm}|normcdf.f32|--range|39.99:40.3")
