@@ -1070,6 +1070,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * since (pass 4 itself only counts, as pass 1's quick case did), so the test is not taken
      * again. */
     int full = 0; /* any measurement left to pass 5 */
+    int known = 0; /* any left whose V the enclosure knows: picked again (below) */
     for (size_t q = 0; q < k; q++) {
         enum gs_region rg = (enum gs_region)fs.rg[q];
         if (fs.ex[q] == FS_DECIDED) {
@@ -1078,7 +1079,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
                 fused_count(st, &fs.fx[q]);
                 fs.ex[q] = FS_DONE;
             } else {
-                fs.ex[q] = FS_FULL;
+                fs.ex[q] = fs.fx[q].exact_errs ? FS_PICKED : FS_FULL;
+                known |= fs.fx[q].exact_errs;
             }
         }
         if (fs.own[q] == FS_DECIDED) {
@@ -1092,12 +1094,19 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
                 fs.own[q] = FS_DONE;
                 decided++;
             } else {
-                fs.own[q] = FS_FULL;
+                fs.own[q] = fm->exact_errs ? FS_PICKED : FS_FULL;
+                known |= fm->exact_errs;
             }
         }
         full |= fs.own[q] == FS_FULL || fs.ex[q] == FS_FULL;
     }
     gs_ref_add_fused(c->ref[t], decided);
+    /* Those still above a maximum (a tie with a larger x kept, an error grown past the picked
+     * one's) whose V is known are accounted as pass 3 accounts the picked ones, from
+     * fused_meas_of, not evaluated again (fused_full: the same measurement, see there); the
+     * exact function's of an input picked so is taken in full with it where left. */
+    if (known && fused_full(u, a, t, &fs, x, y, k, FS_PICKED, p) != 0)
+        return 1;
     /* pass 5 (fused_full finds nothing to do where no state is FS_FULL) */
     return full ? fused_full(u, a, t, &fs, x, y, k, FS_FULL, p) : 0;
 }
