@@ -841,7 +841,8 @@ static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct f
  * enclosures decide, and the policy's verdict where certain.  Pass 2: the few that could raise
  * a maximum (fused_pick_max), and the failing ones of the largest errors that could enter a
  * worst list (at most GS_WORST_K), picked.  Pass 3: the picked ones measured in full.
- * Pass 4: the decided rest accounted where still certain (the maxima only grew).  Pass 5:
+ * Pass 4: the decided rest accounted where still certain (the maxima only grew), and those
+ * still above a maximum whose V is known accounted as pass 3 accounts them.  Pass 5:
  * everything else measured in full.  Returns 0, or 1 when the reference failed (recorded). */
 static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t i0, size_t k,
                        struct ulp_prev *p)
