@@ -153,16 +153,23 @@ static inline double gs_fused_pow2(int64_t k)
  * rel = ulp / a.  So the errors are measure.c's exactly (exact_errs), as for a normal result.
  * The floor E >= -700 keeps every one of these numbers normal with a wide margin. */
 #define GS_FUSED_SUB_EMIN (-700)
-static inline void gs_fused_exact_errs_sub(struct gs_fused_meas *fm, double lo, double hi,
-                                           int64_t E, int neg, double ys_signed)
+/* The cell: 1 with *cl = C where [lo, hi] lies in f(x)'s binade and in one open cell
+ * (C, C + 1) 2^(E+110), else 0. */
+static inline int gs_fused_cell_sub(double lo, double hi, int64_t E, int64_t *cl)
 {
     double sc = gs_fused_pow2(-E - 110);
     double lc = lo * sc, hc = hi * sc; /* exact */
     if (!(lc >= 0x1p39 && hc < 0x1p40)) /* the binade E not certain: other cells */
-        return;
-    int64_t cl = (int64_t)lc; /* floor: 0 < lc < 2^40 */
-    double c = (double)cl;
-    if (!(lc > c && hc < c + 1))
+        return 0;
+    *cl = (int64_t)lc; /* floor: 0 < lc < 2^40 */
+    double c = (double)*cl;
+    return lc > c && hc < c + 1;
+}
+static inline void gs_fused_exact_errs_sub(struct gs_fused_meas *fm, double lo, double hi,
+                                           int64_t E, int neg, double ys_signed)
+{
+    int64_t cl;
+    if (!gs_fused_cell_sub(lo, hi, E, &cl))
         return;
     double a = (double)(cl | 1) * gs_fused_pow2(E + 110);
     fm->exact_errs = 1;
@@ -447,14 +454,8 @@ gs_fused_quick_sub(const struct geluref_encl *e, uint64_t mb, int64_t em, int64_
         return 0;
     double sc = gs_fused_pow2(sh);
     double ms = fabs(e->m) * sc, es = e->err * sc; /* exact */
-    double lo = ms - es, hi = ms + es;
-    double s2 = gs_fused_pow2(-E - 110);
-    double lc = lo * s2, hc = hi * s2; /* exact */
-    if (!(lc >= 0x1p39 && hc < 0x1p40))
-        return 0;
-    int64_t cl = (int64_t)lc; /* floor: 0 < lc < 2^40 */
-    double c = (double)cl;
-    if (!(lc > c && hc < c + 1))
+    int64_t cl;
+    if (!gs_fused_cell_sub(ms - es, ms + es, E, &cl))
         return 0;
     int64_t s = -E - 110; /* 17 <= s <= 590 */
     uint64_t rz = s < 64 ? (uint64_t)cl >> s : 0;

@@ -150,6 +150,42 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
     gs_fused_cr_lane_n_generic(e + q, ok + q, y + q, k - q, emax, max_rel, take + q);
 }
 
+/* The refusals both cases of the quick lane make, as masks: |m| a zero, subnormal, infinite
+ * or NaN double (em = -1023 or 1024), a one-sided enclosure, an output of the other sign than
+ * f(x) (sign: f(x)'s, in y's bit 31) that is not a zero (z), an output that is not finite. */
+static inline __m256i refuse4(__m256i em, __m256i sd, __m256i yv, __m256i ymag, __m256i sign,
+                              __m256i z)
+{
+    const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi64x(-1);
+    __m256i bad = _mm256_or_si256(_mm256_cmpeq_epi64(em, _mm256_set1_epi64x(-1023)),
+                                  _mm256_cmpeq_epi64(em, _mm256_set1_epi64x(1024)));
+    bad = _mm256_or_si256(
+        bad, _mm256_xor_si256(
+                 _mm256_cmpeq_epi64(_mm256_and_si256(sd, _mm256_set1_epi64x(0xffffffff)), zero),
+                 ones));
+    bad = _mm256_or_si256(
+        bad, _mm256_andnot_si256(
+                 z, _mm256_xor_si256(_mm256_cmpeq_epi64(
+                                         _mm256_and_si256(yv, _mm256_set1_epi64x(0x80000000)),
+                                         sign),
+                                     ones)));
+    return _mm256_or_si256(bad, _mm256_cmpgt_epi64(ymag, _mm256_set1_epi64x(0x7f7fffff)));
+}
+
+/* The enclosure [l, h] of f(x) in units of V's 40-bit cells (rounded; compared only with
+ * integers, which are doubles) inside the binade, 2^39 <= l and h < 2^40, and inside one open
+ * cell (C, C + 1), C = floor(l) (*c; rounding toward -inf, exact): the mask of the lanes
+ * where it is. */
+static inline __m256d cell4(__m256d l, __m256d h, __m256d *c)
+{
+    __m256d gd = _mm256_and_pd(_mm256_cmp_pd(l, _mm256_set1_pd(0x1p39), _CMP_GE_OQ),
+                               _mm256_cmp_pd(h, _mm256_set1_pd(0x1p40), _CMP_LT_OQ));
+    *c = _mm256_round_pd(l, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    gd = _mm256_and_pd(gd, _mm256_cmp_pd(l, *c, _CMP_GT_OQ));
+    return _mm256_and_pd(gd, _mm256_cmp_pd(h, _mm256_add_pd(*c, _mm256_set1_pd(1.0)),
+                                           _CMP_LT_OQ));
+}
+
 /* v below the maximum m kept for input mx, or equal to it at a larger x (the tie keeps the
  * smaller x: errstat.c beats(), fused_below_max), x compared unsigned: xb and mxb are x and
  * mx with the top bit flipped, compared signed. */
@@ -205,53 +241,35 @@ qacc_add(struct qacc *c, __m256i good, __m256i cr, __m256i fa, __m256i dv, __m25
  * normal numbers and RN(f(x)) is not one (rn < 2^23).  Returns the lanes taken; their counts
  * are added to c. */
 static inline __attribute__((always_inline)) __m256i
-quick_sub4(__m256i mb, __m256i ee, __m256i eb, __m256i sd, __m256i yv, __m256i xv, __m256i E,
-           __m256i em, __m256i lanes, const struct gs_quick_bounds *b, struct qacc *c)
+quick_sub4(__m256i mb, __m256i ee, __m256i eb, __m256i sd, __m256i yv, __m256i ymag,
+           __m256i sign, __m256i z, __m256i xv, __m256i E, __m256i em, __m256i lanes,
+           const struct gs_quick_bounds *b, struct qacc *c)
 {
     const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi64x(-1);
     const __m256i one = _mm256_set1_epi64x(1), mant = _mm256_set1_epi64x(0x000fffffffffffff);
-    const __m256i ysign = _mm256_set1_epi64x(0x80000000);
     const __m256i c149 = _mm256_set1_epi64x(149), c110 = _mm256_set1_epi64x(110);
     const __m256i p1000 = _mm256_set1_epi64x(1000), m1000 = _mm256_set1_epi64x(-1000);
     const __m256i cmin = _mm256_set1_epi64x(GS_FUSED_SUB_EMIN);
     const __m256i bit23 = _mm256_set1_epi64x(0x00800000);
-    const __m256d p39 = _mm256_set1_pd(0x1p39), p40 = _mm256_set1_pd(0x1p40);
-    const __m256d done = _mm256_set1_pd(1.0), p52 = _mm256_set1_pd(0x1p52);
+    const __m256d p52 = _mm256_set1_pd(0x1p52);
     const __m256d p149 = _mm256_set1_pd(0x1p149), m149 = _mm256_set1_pd(0x1p-149);
     const __m256d relm = _mm256_set1_pd(1 - 0x1p-50);
     const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
-    __m256i sign = _mm256_slli_epi64(_mm256_srli_epi64(mb, 63), 31);
-    __m256i ymag = _mm256_and_si256(yv, _mm256_set1_epi64x(0x7fffffff));
     __m256i sh = _mm256_add_epi64(ee, c149);
-    __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(cmin, E),
-                                  _mm256_cmpeq_epi64(em, _mm256_set1_epi64x(-1023)));
-    bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, _mm256_set1_epi64x(1024)));
-    bad = _mm256_or_si256(
-        bad, _mm256_xor_si256(
-                 _mm256_cmpeq_epi64(_mm256_and_si256(sd, _mm256_set1_epi64x(0xffffffff)), zero),
-                 ones));
+    __m256i bad = _mm256_or_si256(refuse4(em, sd, yv, ymag, sign, z),
+                                  _mm256_cmpgt_epi64(cmin, E));
     bad = _mm256_or_si256(bad, _mm256_or_si256(_mm256_cmpgt_epi64(m1000, sh),
                                                _mm256_cmpgt_epi64(sh, p1000)));
-    __m256i z = _mm256_cmpeq_epi64(ymag, zero);
-    bad = _mm256_or_si256(
-        bad, _mm256_andnot_si256(z, _mm256_xor_si256(
-                                        _mm256_cmpeq_epi64(_mm256_and_si256(yv, ysign), sign),
-                                        ones)));
-    bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(ymag, _mm256_set1_epi64x(0x7f7fffff)));
     /* ms, es, the cells */
     __m256d sc = pow2v(sh);
     __m256d ms = _mm256_mul_pd(_mm256_and_pd(_mm256_castsi256_pd(mb), absmask), sc);
     __m256d es = _mm256_mul_pd(_mm256_castsi256_pd(eb), sc);
     __m256i ns = _mm256_sub_epi64(_mm256_sub_epi64(zero, E), c110); /* s = -E - 110 */
     __m256d s2 = pow2v(ns);
-    __m256d lc = _mm256_mul_pd(_mm256_sub_pd(ms, es), s2);
-    __m256d hc = _mm256_mul_pd(_mm256_add_pd(ms, es), s2);
-    __m256d gd = _mm256_and_pd(_mm256_cmp_pd(lc, p39, _CMP_GE_OQ),
-                               _mm256_cmp_pd(hc, p40, _CMP_LT_OQ));
-    __m256d cf = _mm256_round_pd(lc, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-    gd = _mm256_and_pd(gd, _mm256_cmp_pd(lc, cf, _CMP_GT_OQ));
-    gd = _mm256_and_pd(gd, _mm256_cmp_pd(hc, _mm256_add_pd(cf, done), _CMP_LT_OQ));
+    __m256d cf;
+    __m256d gd = cell4(_mm256_mul_pd(_mm256_sub_pd(ms, es), s2),
+                       _mm256_mul_pd(_mm256_add_pd(ms, es), s2), &cf);
     __m256i good = _mm256_and_si256(_mm256_andnot_si256(bad, _mm256_castpd_si256(gd)), lanes);
     /* C, rz, rn */
     __m256i cl = _mm256_and_si256(_mm256_castpd_si256(_mm256_add_pd(cf, p52)), mant);
@@ -361,18 +379,15 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     size_t q = 0;
     const __m256i c7ff = _mm256_set1_epi64x(0x7ff), c1023 = _mm256_set1_epi64x(1023);
     const __m256i cm126 = _mm256_set1_epi64x(-126), c127 = _mm256_set1_epi64x(127);
-    const __m256i cm1023 = _mm256_set1_epi64x(-1023), c1024 = _mm256_set1_epi64x(1024);
-    const __m256i clo32 = _mm256_set1_epi64x(0xffffffff), zero = _mm256_setzero_si256();
+    const __m256i zero = _mm256_setzero_si256();
     const __m256i ones = _mm256_set1_epi64x(-1), one = _mm256_set1_epi64x(1);
     const __m256i mant = _mm256_set1_epi64x(0x000fffffffffffff);
     const __m256i exp23 = _mm256_set1_epi64x((int64_t)(23 + 1023) << 52);
     const __m256i c23 = _mm256_set1_epi64x(23), c126 = _mm256_set1_epi64x(126);
-    const __m256i ysign = _mm256_set1_epi64x(0x80000000), ymagm = _mm256_set1_epi64x(0x7fffffff);
-    const __m256i cinf = _mm256_set1_epi64x(0x7f800000), c7f7f = _mm256_set1_epi64x(0x7f7fffff);
+    const __m256i ymagm = _mm256_set1_epi64x(0x7fffffff), cinf = _mm256_set1_epi64x(0x7f800000);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     const __m256d p16 = _mm256_set1_pd(0x1p16), m16 = _mm256_set1_pd(0x1p-16);
-    const __m256d p39 = _mm256_set1_pd(0x1p39), p40 = _mm256_set1_pd(0x1p40);
-    const __m256d done = _mm256_set1_pd(1.0), p52 = _mm256_set1_pd(0x1p52);
+    const __m256d p52 = _mm256_set1_pd(0x1p52);
     const __m256d relm = _mm256_set1_pd(1 - 0x1p-50);
     const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
     const __m256d vmu = _mm256_set1_pd(b->max_ulp), vma = _mm256_set1_pd(b->max_abs);
@@ -411,27 +426,15 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         __m256i sign = _mm256_slli_epi64(_mm256_srli_epi64(mb, 63), 31);
         __m256i ymag = _mm256_and_si256(yv, ymagm);
         __m256i sub = _mm256_cmpgt_epi64(cm126, E); /* a subnormal result: quick_sub4 */
-        __m256i bad = _mm256_or_si256(sub, _mm256_cmpgt_epi64(E, c127));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, cm1023));
-        bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, c1024));
-        bad = _mm256_or_si256(
-            bad, _mm256_xor_si256(_mm256_cmpeq_epi64(_mm256_and_si256(sd, clo32), zero), ones));
         __m256i z = _mm256_cmpeq_epi64(ymag, zero); /* a zero: a flush */
-        bad = _mm256_or_si256(
-            bad, _mm256_andnot_si256(
-                     z, _mm256_xor_si256(_mm256_cmpeq_epi64(_mm256_and_si256(yv, ysign), sign),
-                                         ones)));
-        bad = _mm256_or_si256(bad, _mm256_cmpgt_epi64(ymag, c7f7f));
-        /* ms, es and the cell */
+        __m256i bad = _mm256_or_si256(refuse4(em, sd, yv, ymag, sign, z),
+                                      _mm256_or_si256(sub, _mm256_cmpgt_epi64(E, c127)));
+        /* ms, es and the cell: l16 = (ms - es) 2^16, h16 = (ms + es) 2^16 */
         __m256d ms = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(mb, mant), exp23));
         __m256d es = _mm256_mul_pd(_mm256_castsi256_pd(eb), pow2v(_mm256_sub_epi64(c23, em)));
-        __m256d l16 = _mm256_mul_pd(_mm256_sub_pd(ms, es), p16);
-        __m256d h16 = _mm256_mul_pd(_mm256_add_pd(ms, es), p16);
-        __m256d gd = _mm256_and_pd(_mm256_cmp_pd(l16, p39, _CMP_GE_OQ),
-                                   _mm256_cmp_pd(h16, p40, _CMP_LT_OQ));
-        __m256d c = _mm256_round_pd(l16, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-        gd = _mm256_and_pd(gd, _mm256_cmp_pd(l16, c, _CMP_GT_OQ));
-        gd = _mm256_and_pd(gd, _mm256_cmp_pd(h16, _mm256_add_pd(c, done), _CMP_LT_OQ));
+        __m256d c;
+        __m256d gd = cell4(_mm256_mul_pd(_mm256_sub_pd(ms, es), p16),
+                           _mm256_mul_pd(_mm256_add_pd(ms, es), p16), &c);
         __m256i good = _mm256_and_si256(_mm256_andnot_si256(bad, _mm256_castpd_si256(gd)), okv);
         /* C, rz, rn (C < 2^40 where good: its bits below 2^52's) */
         __m256i cl = _mm256_and_si256(_mm256_castpd_si256(_mm256_add_pd(c, p52)), mant);
@@ -494,7 +497,7 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         qacc_add(&acc, good, cr, fa, dv, _mm256_andnot_si256(z, failed),
                  _mm256_and_si256(z, failed), zero, zero);
         if (_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_and_si256(sub, okv))) != 0)
-            good = _mm256_or_si256(good, quick_sub4(mb, ee, eb, sd, yv, xv, E, em,
+            good = _mm256_or_si256(good, quick_sub4(mb, ee, eb, sd, yv, ymag, sign, z, xv, E, em,
                                                     _mm256_and_si256(sub, okv), b, &acc));
         uint32_t tw = spread4((uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(good)));
         memcpy(take + q, &tw, sizeof tw);
