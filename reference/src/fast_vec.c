@@ -130,7 +130,12 @@ static inline V v_exp_neg_d(vdd y, __m128i *q)
     __m128i n = _mm256_cvttpd_epi32(nd); /* nd is an integer: (int64_t)nd where in range */
     *q = _mm_srai_epi32(n, 10);
     __m128i j = _mm_and_si128(n, _mm_set1_epi32(1023));
-    V t2 = _mm256_i32gather_pd((const double *)gr_fast_exp2, _mm_slli_epi32(j, 1), 8); /* .hi */
+    /* the table's .hi, gathered, or broadcast where the four lanes share j (a sweep's
+     * batch, mostly: the same value) */
+    int j0 = _mm_cvtsi128_si32(j);
+    V t2 = _mm_movemask_epi8(_mm_cmpeq_epi32(j, _mm_set1_epi32(j0))) == 0xffff
+               ? _mm256_broadcast_sd(&gr_fast_exp2[j0].hi)
+               : _mm256_i32gather_pd((const double *)gr_fast_exp2, _mm_slli_epi32(j, 1), 8);
     return vmul(e, t2);
 }
 
@@ -147,19 +152,29 @@ static inline void v_transpose(V r0, V r1, V r2, V r3, V *c)
 
 /* gr_fast_mills_d's polynomial at t for the grid indices iv (clamped into the table for the
  * lanes outside, left by the caller, so that no load leaves it): each lane's row of the
- * tables is loaded whole (8 and 4 contiguous coefficients) and transposed. */
+ * tables is loaded whole (8 and 4 contiguous coefficients) and transposed, or where the four
+ * lanes share one row (a sweep's batch: a step of 2^-5 in z holds many inputs) its
+ * coefficients are broadcast, the same values as the transpose's columns. */
 static inline V v_mills_poly(__m128i iv, V t)
 {
-    int i[4];
-    _mm_storeu_si128((__m128i *)i, iv);
     V mh[8], mt[4];
-    v_transpose(_mm256_loadu_pd(gr_fast_mh[i[0]]), _mm256_loadu_pd(gr_fast_mh[i[1]]),
-                _mm256_loadu_pd(gr_fast_mh[i[2]]), _mm256_loadu_pd(gr_fast_mh[i[3]]), mh);
-    v_transpose(_mm256_loadu_pd(gr_fast_mh[i[0]] + 4), _mm256_loadu_pd(gr_fast_mh[i[1]] + 4),
-                _mm256_loadu_pd(gr_fast_mh[i[2]] + 4), _mm256_loadu_pd(gr_fast_mh[i[3]] + 4),
-                mh + 4);
-    v_transpose(_mm256_loadu_pd(gr_fast_mt[i[0]]), _mm256_loadu_pd(gr_fast_mt[i[1]]),
-                _mm256_loadu_pd(gr_fast_mt[i[2]]), _mm256_loadu_pd(gr_fast_mt[i[3]]), mt);
+    int i0 = _mm_cvtsi128_si32(iv);
+    if (_mm_movemask_epi8(_mm_cmpeq_epi32(iv, _mm_set1_epi32(i0))) == 0xffff) {
+        for (int k = 0; k < 8; k++)
+            mh[k] = _mm256_broadcast_sd(&gr_fast_mh[i0][k]);
+        for (int k = 0; k < 3; k++)
+            mt[k] = _mm256_broadcast_sd(&gr_fast_mt[i0][k]);
+    } else {
+        int i[4];
+        _mm_storeu_si128((__m128i *)i, iv);
+        v_transpose(_mm256_loadu_pd(gr_fast_mh[i[0]]), _mm256_loadu_pd(gr_fast_mh[i[1]]),
+                    _mm256_loadu_pd(gr_fast_mh[i[2]]), _mm256_loadu_pd(gr_fast_mh[i[3]]), mh);
+        v_transpose(_mm256_loadu_pd(gr_fast_mh[i[0]] + 4), _mm256_loadu_pd(gr_fast_mh[i[1]] + 4),
+                    _mm256_loadu_pd(gr_fast_mh[i[2]] + 4), _mm256_loadu_pd(gr_fast_mh[i[3]] + 4),
+                    mh + 4);
+        v_transpose(_mm256_loadu_pd(gr_fast_mt[i[0]]), _mm256_loadu_pd(gr_fast_mt[i[1]]),
+                    _mm256_loadu_pd(gr_fast_mt[i[2]]), _mm256_loadu_pd(gr_fast_mt[i[3]]), mt);
+    }
     V s = vfma(mt[2], t, mt[1]);
     s = vfma(s, t, mt[0]);
     for (int k = 7; k >= 0; k--)

@@ -5,6 +5,10 @@
  * function of the plug-in ABI, in batches of every length 1 to 11 and at every offset (so
  * that each input falls in every lane and in the scalar rest of a batch):
  *   random   N random binary32 bit patterns and N values uniform in [-64, 64];
+ *   runs     N/8 runs of 16 consecutive binary32 values from starts uniform in [-64, 64], as
+ *            a sweep gives them: the four lanes of a batch mostly share the Mills ratio's
+ *            grid row and the exponential's table entry (fast_vec.c broadcasts them then),
+ *            and some batches straddle a row or an entry;
  *   edges    every branch boundary of the scalar evaluators and its neighbours: 0 and the
  *            subnormals (2^-500 is 0 in binary32), +-2^-501 (as doubles),
  *            +-2^-10 (gelu's series), +-2^-4, +-2, +-30, +-60, +-1200, +-2^11, the zero
@@ -127,6 +131,13 @@ int main(int argc, char **argv)
                    geluref_func_name((enum geluref_func)f));
             n_bad++;
         }
+        k = 0;
+        for (unsigned long i = 0; i < n / 8; i++) {
+            uint32_t b = bits_of((float)(((double)(next64() >> 11) * 0x1p-53 - 0.5) * 128));
+            for (int d = 0; d < 16; d++)
+                xs[k++] = f32_of(b + (uint32_t)d);
+        }
+        compare((enum geluref_func)f, xs, k);
         k = 0;
         for (size_t j = 0; j < ne; j++)
             for (int s = -1; s <= 1; s += 2) {
