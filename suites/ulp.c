@@ -525,14 +525,119 @@ static inline uint64_t flags8(const unsigned char *p)
 }
 static inline size_t flags8_count(uint64_t w) { return (size_t)((w * FLAGS8_ALL) >> 56); }
 
+static void fused_meas_of(const struct gs_fused_meas *fm, uint64_t x, uint64_t y,
+                          struct gs_meas *m);
+static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
+                                           const struct gs_policy_values *v,
+                                           const struct gs_findings *f, enum gs_region rg);
+
+/* Inputs a block's quick lane leaves, at least, for its largest errors to be accounted first
+ * (block_lanes). */
+#define QUICK_RETRY_MIN 8
+
+/* The quick lane over the nr inputs of a block selected by sel (ulp_lane.h, with b): over
+ * the whole block where they are at least half of it, else over a copy of them side by side
+ * (so that it does not pass over the others four at a time; the same decisions: each input's
+ * is its own, its x with it), padded to a multiple of four with inputs it leaves.  t[q] |= 1
+ * where it takes input q, n gains their counts.  With pick (not NULL), where it leaves at
+ * least QUICK_RETRY_MIN inputs: pick[] receives those of the largest ulp, absolute and
+ * relative errors (ulp / a, compared by cross products) among the ones it decided and left,
+ * distinct, and the count is returned (0 otherwise). */
+static size_t quick_over(const struct geluref_encl *e, const unsigned char *sel, size_t nr,
+                         const uint64_t *x, const uint64_t *y, size_t k,
+                         const struct gs_quick_bounds *b, unsigned char *t,
+                         struct gs_quick_counts *n, size_t *pick)
+{
+    if (nr == 0)
+        return 0;
+    unsigned char tq[ULP_MEAS_BLOCK], idx[ULP_MEAS_BLOCK];
+    double eu[ULP_MEAS_BLOCK], ea[ULP_MEAS_BLOCK], eav[ULP_MEAS_BLOCK];
+    struct gs_quick_errs er = { eu, ea, eav };
+    uint64_t n0 = n->n;
+    size_t len = k; /* the lane's inputs: the block's, or the copy's (idx: their places) */
+    int copy = 2 * nr < k;
+    if (!copy) {
+        gs_fused_quick_lane_n(e, sel, x, y, k, b, tq, n, pick ? &er : NULL);
+        size_t q = 0;
+        for (; q + 8 <= k; q += 8) {
+            uint64_t w = flags8(t + q) | flags8(tq + q);
+            memcpy(t + q, &w, sizeof w);
+        }
+        for (; q < k; q++)
+            t[q] |= tq[q];
+    } else {
+        struct geluref_encl ec[ULP_MEAS_BLOCK / 2];
+        uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
+        unsigned char okc[ULP_MEAS_BLOCK / 2];
+        size_t m = 0;
+        for (size_t q = 0; q < k; q += 8) { /* words of eight flags, the empty ones skipped */
+            size_t end = q + 8 <= k ? q + 8 : k;
+            if (end == q + 8 && flags8(sel + q) == 0)
+                continue;
+            for (size_t i = q; i < end; i++) {
+                if (!sel[i])
+                    continue;
+                ec[m] = e[i];
+                xc[m] = x[i];
+                yc[m] = y[i];
+                idx[m++] = (unsigned char)i;
+            }
+        }
+        if (m == 0) /* nr > 0 says otherwise; for the compiler */
+            return 0;
+        memset(okc, 1, m);
+        /* to a multiple of four with inputs it leaves (ok 0): no one-at-a-time rest */
+        len = (m + 3) & ~(size_t)3;
+        for (size_t j = m; j < len; j++) {
+            ec[j] = ec[0];
+            xc[j] = yc[j] = 0;
+            okc[j] = 0;
+        }
+        gs_fused_quick_lane_n(ec, okc, xc, yc, len, b, tq, n, pick ? &er : NULL);
+        len = m;
+        for (size_t j = 0; j < m; j++)
+            t[idx[j]] |= tq[j];
+    }
+    if (pick == NULL || nr - (n->n - n0) < QUICK_RETRY_MIN)
+        return 0;
+    size_t ju = len, ja = len, jr = len;
+    for (size_t j = 0; j < len; j++) {
+        if (tq[j] || !(eu[j] >= 0)) /* taken, or not decided (-1; an input not selected too) */
+            continue;
+        if (ju == len || eu[j] > eu[ju])
+            ju = j;
+        if (ja == len || ea[j] > ea[ja])
+            ja = j;
+        if (jr == len || eu[j] * eav[jr] > eu[jr] * eav[j])
+            jr = j;
+    }
+    if (ju == len)
+        return 0;
+    size_t np = 0;
+    pick[np++] = copy ? idx[ju] : ju;
+    if (ja != ju)
+        pick[np++] = copy ? idx[ja] : ja;
+    if (jr != ju && jr != ja)
+        pick[np++] = copy ? idx[jr] : jr;
+    return np;
+}
+
 /* The lanes' decisions for a block (ulp_lane.h), their outputs counted into st: where the
  * correctly rounded lane runs (cr, with emax and max_rel: gs_fused_cr_lane), its outputs,
  * correctly rounded and faithful at cr_distance 0; where the quick lane runs (quick, with
  * b), those it takes of the rest.  t[q] is nonzero where either took input q; failed[0] to
  * failed[3] gain how many of them the policy failed for ulp_exceeded, premature_flush, ftz
  * and signed_zero (their findings for the caller to count), *crn how many the
- * correctly rounded lane took.
- * Returns how many they took. */
+ * correctly rounded lane took.  For the exact function's measurement (b->v NULL: not
+ * judged, no findings), where the quick lane leaves QUICK_RETRY_MIN inputs or more, those of
+ * the largest errors among the ones it decided are accounted in full into st (their V is
+ * known: gs_fused_measure_f32_quick's measurement, fused_meas_of, as pass 3 accounts a picked
+ * one), and the lane runs again over the rest against the maxima they set.  An
+ * approximation's errors against the exact function grow along a tail, with the outputs'
+ * rounding as noise over a block, so that the block's last input, accounted first
+ * (fused_block), leaves about half of the block above it; the same result (any input may be
+ * accounted in full at any time, and the lane's decisions hold against maxima that only grow).
+ * Returns how many they took (those accounted in full too). */
 static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *ok,
                             const uint64_t *x, const uint64_t *y, size_t k, int cr,
                             int64_t emax, double max_rel, int quick,
@@ -540,6 +645,7 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
                             struct gs_errstat *st, uint64_t *failed, uint64_t *crn)
 {
     struct gs_quick_counts n = { 0 };
+    uint64_t full = 0; /* accounted in full (the exact function's largest errors) */
     size_t q;
     if (cr) {
         gs_fused_cr_lane_n(e, ok, y, k, emax, max_rel, t);
@@ -553,7 +659,7 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
     }
     *crn = n.n;
     if (quick && n.n < k) {
-        unsigned char rest[ULP_MEAS_BLOCK], tq[ULP_MEAS_BLOCK];
+        unsigned char rest[ULP_MEAS_BLOCK];
         size_t nr = 0;
         for (q = 0; q + 8 <= k; q += 8) {
             uint64_t w = flags8(ok + q) & ~flags8(t + q) & FLAGS8_ALL;
@@ -564,46 +670,28 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
             rest[q] = (unsigned char)(ok[q] & !t[q]);
             nr += rest[q];
         }
-        if (2 * nr >= k) { /* the lane over the block, on the inputs left */
-            gs_fused_quick_lane_n(e, rest, x, y, k, b, tq, &n);
-            for (q = 0; q + 8 <= k; q += 8) {
-                uint64_t w = flags8(t + q) | flags8(tq + q);
-                memcpy(t + q, &w, sizeof w);
-            }
-            for (; q < k; q++)
-                t[q] |= tq[q];
-        } else if (nr > 0) {
-            /* a few left (most taken by the correctly rounded lane): the lane over a copy of
-             * them side by side, so that it does not pass over the taken ones four at a time
-             * (the same decisions: each input's is its own, on the bounds of the block's
-             * start, its x with it) */
-            struct geluref_encl ec[ULP_MEAS_BLOCK / 2];
-            uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
-            unsigned char okc[ULP_MEAS_BLOCK / 2], idx[ULP_MEAS_BLOCK / 2];
-            size_t m = 0;
-            for (q = 0; q < k; q += 8) { /* words of eight flags, the empty ones skipped */
-                size_t end = q + 8 <= k ? q + 8 : k;
-                if (end == q + 8 && flags8(rest + q) == 0)
-                    continue;
-                for (size_t i = q; i < end; i++) {
-                    if (!rest[i])
-                        continue;
-                    ec[m] = e[i];
-                    xc[m] = x[i];
-                    yc[m] = y[i];
-                    idx[m++] = (unsigned char)i;
+        /* the exact function's: the largest errors left in full, then the lane again */
+        size_t pick[3];
+        size_t np = quick_over(e, rest, nr, x, y, k, b, t, &n, b->v == NULL ? pick : NULL);
+        if (np > 0) {
+            for (size_t i = 0; i < np; i++) {
+                size_t j = pick[i];
+                struct gs_fused_meas fm;
+                struct gs_meas m;
+                if (gs_fused_measure_f32_quick(&e[j], y[j], &fm) == 1 && fm.exact_errs) {
+                    fused_meas_of(&fm, x[j], y[j], &m);
+                    gs_errstat_add(st, &m);
+                    t[j] = 1;
+                    full++;
                 }
             }
-            memset(okc, 1, m);
-            /* to a multiple of four with inputs it leaves (ok 0): no one-at-a-time rest */
-            for (size_t j = m; j % 4 != 0; j++) {
-                ec[j] = ec[0];
-                xc[j] = yc[j] = 0;
-                okc[j] = 0;
+            nr = 0;
+            for (q = 0; q < k; q++) {
+                rest[q] = (unsigned char)(rest[q] & !t[q]);
+                nr += rest[q];
             }
-            gs_fused_quick_lane_n(ec, okc, xc, yc, (m + 3) & ~(size_t)3, b, tq, &n);
-            for (size_t j = 0; j < m; j++)
-                t[idx[j]] |= tq[j];
+            struct gs_quick_bounds b2 = quick_bounds(st, NULL, NULL, GS_N_REGIONS);
+            quick_over(e, rest, nr, x, y, k, &b2, t, &n, NULL);
         }
     }
     st->points += n.n;
@@ -615,7 +703,7 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
     failed[1] += n.failed_flush;
     failed[2] += n.failed_ftz;
     failed[3] += n.failed_sz;
-    return n.n;
+    return n.n + full;
 }
 
 /* The quick lane's bounds for statistics st (ulp_lane.h): their maxima, the policy v (NULL:

@@ -4,6 +4,8 @@
 
 #include "ulp_fused.h"
 
+#include <string.h>
+
 void gs_fused_cr_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
                                 const uint64_t *y, size_t k, int64_t emax, double max_rel,
                                 unsigned char *take)
@@ -24,18 +26,33 @@ void gs_fused_cr_lane_n(const struct geluref_encl *e, const unsigned char *ok, c
     gs_fused_cr_lane_n_generic(e, ok, y, k, emax, max_rel, take);
 }
 
+/* Whether enclosure e's result is a normal one (E >= -126, E as the AVX2 lane computes it). */
+static int normal_result(const struct geluref_encl *e)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    return (int64_t)(mb >> 52 & 0x7ff) - 1023 + e->e >= -126;
+}
+
 void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
                                    const uint64_t *x, const uint64_t *y, size_t k,
-                                   const struct gs_quick_bounds *b,
-                                   unsigned char *take, struct gs_quick_counts *cnt)
+                                   const struct gs_quick_bounds *b, unsigned char *take,
+                                   struct gs_quick_counts *cnt, const struct gs_quick_errs *er)
 {
     for (size_t q = 0; q < k; q++) {
         struct gs_fused_meas m;
         take[q] = 0;
+        if (er != NULL)
+            er->ulp[q] = -1;
         /* all = 1: every field set, the same decision (gs_fused_judge reads only the exact
          * case's fields, but gcc -O1 cannot see that d and w go unread) */
         if (!ok[q] || !gs_fused_quick_core(&e[q], y[q], &m, 1))
             continue;
+        if (er != NULL && normal_result(&e[q])) {
+            er->ulp[q] = m.ulp;
+            er->abs[q] = m.abs;
+            er->a[q] = m.a;
+        }
         int rel = gs_fused_rel_below(&m, b->max_rel) ||
                   (m.rel_one && gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x[q]));
         if (!((m.ulp < b->max_ulp || (m.ulp == b->max_ulp && x[q] > b->max_ulp_x)) &&
@@ -63,14 +80,14 @@ void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned 
 
 void gs_fused_quick_lane_n(const struct geluref_encl *e, const unsigned char *ok,
                            const uint64_t *x, const uint64_t *y, size_t k,
-                           const struct gs_quick_bounds *b,
-                           unsigned char *take, struct gs_quick_counts *cnt)
+                           const struct gs_quick_bounds *b, unsigned char *take,
+                           struct gs_quick_counts *cnt, const struct gs_quick_errs *er)
 {
 #if defined(GS_HAVE_AVX2_LANE)
     if (__builtin_cpu_supports("avx2")) {
-        gs_fused_quick_lane_n_avx2(e, ok, x, y, k, b, take, cnt);
+        gs_fused_quick_lane_n_avx2(e, ok, x, y, k, b, take, cnt, er);
         return;
     }
 #endif
-    gs_fused_quick_lane_n_generic(e, ok, x, y, k, b, take, cnt);
+    gs_fused_quick_lane_n_generic(e, ok, x, y, k, b, take, cnt, er);
 }

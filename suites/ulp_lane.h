@@ -63,19 +63,27 @@ struct gs_quick_counts {
     uint64_t hist[GS_HIST_N];           /* their cr_distance buckets (gs_hist_index) */
 };
 
+/* Where the caller passes er (not NULL): er->ulp[q], er->abs[q] and er->a[q] receive input
+ * q's ulp and absolute errors and a (gs_fused_meas's) wherever gs_fused_quick_core decides it
+ * for a normal result (2^-126 <= V), taken or not; er->ulp[q] = -1 elsewhere.  The caller
+ * chooses from them which inputs to account in full first (ulp.c block_lanes). */
+struct gs_quick_errs {
+    double *ulp, *abs, *a;
+};
+
 void gs_fused_quick_lane_n(const struct geluref_encl *e, const unsigned char *ok,
                            const uint64_t *x, const uint64_t *y, size_t k,
-                           const struct gs_quick_bounds *b,
-                           unsigned char *take, struct gs_quick_counts *cnt);
+                           const struct gs_quick_bounds *b, unsigned char *take,
+                           struct gs_quick_counts *cnt, const struct gs_quick_errs *er);
 void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
                                    const uint64_t *x, const uint64_t *y, size_t k,
-                                   const struct gs_quick_bounds *b,
-                                   unsigned char *take, struct gs_quick_counts *cnt);
+                                   const struct gs_quick_bounds *b, unsigned char *take,
+                                   struct gs_quick_counts *cnt, const struct gs_quick_errs *er);
 #if defined(GS_HAVE_AVX2_LANE)
 void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
                                 const uint64_t *x, const uint64_t *y, size_t k,
-                                const struct gs_quick_bounds *b,
-                                unsigned char *take, struct gs_quick_counts *cnt);
+                                const struct gs_quick_bounds *b, unsigned char *take,
+                                struct gs_quick_counts *cnt, const struct gs_quick_errs *er);
 #endif
 
 #endif

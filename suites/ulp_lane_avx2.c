@@ -374,7 +374,7 @@ quick_sub4(__m256i mb, __m256i ee, __m256i eb, __m256i sd, __m256i yv, __m256i y
 void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
                                 const uint64_t *x, const uint64_t *y, size_t k,
                                 const struct gs_quick_bounds *b, unsigned char *take,
-                                struct gs_quick_counts *cnt)
+                                struct gs_quick_counts *cnt, const struct gs_quick_errs *er)
 {
     size_t q = 0;
     const __m256i c7ff = _mm256_set1_epi64x(0x7ff), c1023 = _mm256_set1_epi64x(1023);
@@ -414,6 +414,8 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         memcpy(&okw, ok + q, sizeof okw);
         if (okw == 0) { /* none of the four to decide (the caller's, or taken already) */
             memcpy(take + q, &okw, sizeof okw);
+            if (er != NULL)
+                _mm256_storeu_pd(er->ulp + q, _mm256_set1_pd(-1));
             continue;
         }
         __m256i okv = _mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero);
@@ -458,6 +460,12 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         __m256d a = _mm256_mul_pd(i2d(_mm256_or_si256(cl, one)), m16);
         __m256d ulp = _mm256_and_pd(_mm256_sub_pd(ys, a), absmask);
         __m256d ab = _mm256_mul_pd(ulp, pow2v(_mm256_sub_epi64(E, c23)));
+        if (er != NULL) { /* good so far: decided, a normal result */
+            _mm256_storeu_pd(er->ulp + q, _mm256_blendv_pd(_mm256_set1_pd(-1), ulp,
+                                                           _mm256_castsi256_pd(good)));
+            _mm256_storeu_pd(er->abs + q, ab);
+            _mm256_storeu_pd(er->a + q, a);
+        }
         __m256i xv = _mm256_loadu_si256((const __m256i *)(const void *)&x[q]);
         __m256i xb = _mm256_xor_si256(xv, bias);
         __m256d below = _mm256_and_pd(below_tie(ulp, vmu, xb, vmux), below_tie(ab, vma, xb, vmax));
@@ -518,5 +526,9 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     cnt->hist[4] += G4 - G16;
     cnt->hist[5] += G16 - G256;
     cnt->hist[6] += G256;
-    gs_fused_quick_lane_n_generic(e + q, ok + q, x + q, y + q, k - q, b, take + q, cnt);
+    struct gs_quick_errs rest;
+    if (er != NULL)
+        rest = (struct gs_quick_errs){ er->ulp + q, er->abs + q, er->a + q };
+    gs_fused_quick_lane_n_generic(e + q, ok + q, x + q, y + q, k - q, b, take + q, cnt,
+                                  er != NULL ? &rest : NULL);
 }

@@ -15,6 +15,8 @@
  *               errors, negative, infinite and NaN;
  *   ok at random; blocks of every length 1 to 11 (each enclosure in every lane and in the
  *   scalar rest).
+ * The quick lane's errors out (gs_quick_errs, asked in half the blocks) are compared too,
+ * entry by entry.
  * It must take some outputs and refuse others, so that a difference could show.  Skipped
  * (exit 77) where the CPU lacks AVX2 or the build has no such version.
  * Usage: test_ulp_lane N SEED. */
@@ -109,7 +111,7 @@ static struct geluref_encl alter(struct geluref_encl e, unsigned kind)
 
 static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad;
 static unsigned long q_bucket[GS_HIST_N], q_flush, q_failed_flush, q_flush_normal, q_sub,
-    q_sub_judged, q_sub_flush, q_failed_ftz, q_failed_sz, q_tie;
+    q_sub_judged, q_sub_flush, q_failed_ftz, q_failed_sz, q_tie, q_er, q_er_set, q_er_left;
 
 /* 1 when e encloses a result below the normal binary32 numbers (E < -126: the quick lane's
  * subnormal case, quick_sub4). */
@@ -200,9 +202,30 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
     memset(&ca, 0, sizeof ca);
     memset(&cg, 0, sizeof cg);
     ca.n = cg.n = 3; /* the counts are added to */
-    gs_fused_quick_lane_n_avx2(e, ok, x, y, len, &b, ta, &ca);
-    gs_fused_quick_lane_n_generic(e, ok, x, y, len, &b, tg, &cg);
+    /* the errors out where asked (half the blocks): every entry the same bits, -1 included
+     * (abs and a where ulp is set; the caller reads nothing else) */
+    double ua[MAXB], aa[MAXB], va[MAXB], ug[MAXB], ag[MAXB], vg[MAXB];
+    struct gs_quick_errs era = { ua, aa, va }, erg = { ug, ag, vg };
+    int with_er = next() % 2;
+    memset(ua, 0x5a, sizeof ua);
+    memset(ug, 0xa5, sizeof ug);
+    gs_fused_quick_lane_n_avx2(e, ok, x, y, len, &b, ta, &ca, with_er ? &era : NULL);
+    gs_fused_quick_lane_n_generic(e, ok, x, y, len, &b, tg, &cg, with_er ? &erg : NULL);
     int diff = memcmp(&ca, &cg, sizeof ca) != 0;
+    for (size_t i = 0; with_er && i < len; i++) {
+        q_er++;
+        q_er_set += ug[i] >= 0;
+        q_er_left += ug[i] >= 0 && !tg[i];
+        if (memcmp(&ua[i], &ug[i], sizeof ua[i]) != 0 ||
+            (ug[i] >= 0 && (memcmp(&aa[i], &ag[i], sizeof aa[i]) != 0 ||
+                            memcmp(&va[i], &vg[i], sizeof va[i]) != 0))) {
+            if (q_bad++ < 20)
+                printf("FAIL errors %s x=%a y=0x%08llx ok=%d: four at a time ulp %a abs %a a %a, "
+                       "one at a time ulp %a abs %a a %a\n",
+                       geluref_func_name(f), xs[i], (unsigned long long)y[i], ok[i], ua[i],
+                       aa[i], va[i], ug[i], ag[i], vg[i]);
+        }
+    }
     for (size_t i = 0; i < len; i++) {
         q_cmp++;
         q_take += tg[i] != 0;
@@ -322,13 +345,16 @@ int main(int argc, char **argv)
            "%lu; %lu tied with a maximum), %lu different\n", q_cmp, q_take, q_failed, q_cr,
            q_judged, q_flush, q_failed_flush, q_flush_normal, q_sub, q_sub_judged, q_sub_flush,
            q_failed_ftz, q_failed_sz, q_tie, q_bad);
+    printf("errors out: %lu entries compared, %lu set (%lu of them refused)\n", q_er, q_er_set,
+           q_er_left);
     int buckets = 1; /* every bucket above "1" but "nan" reached */
     for (int i = 2; i < GS_HIST_N - 1; i++)
         buckets &= q_bucket[i] > 0;
     if (q_take < q_cmp / 50 || q_cmp - q_take < q_cmp / 20 || q_failed < q_take / 100 ||
         q_cr < q_take / 100 || q_far < q_take / 100 || !buckets || q_flush < q_take / 100 ||
         q_failed_flush < q_flush_normal / 10 || q_sub < q_take / 100 || q_sub_judged < q_sub / 10 ||
-        q_sub_flush == 0 || q_failed_ftz == 0 || q_failed_sz == 0 || q_tie == 0) {
+        q_sub_flush == 0 || q_failed_ftz == 0 || q_failed_sz == 0 || q_tie == 0 ||
+        q_er_set < q_er / 20 || q_er_left < q_er / 100 || q_er - q_er_set < q_er / 20) {
         printf("FAIL: the quick lane took too few or too many, or too few of a kind, for the "
                "comparison to mean anything (%lu taken with a cr_distance above 1)\n", q_far);
         return 1;
