@@ -570,17 +570,18 @@ static size_t quick_over(const struct geluref_encl *e, const unsigned char *sel,
         uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
         unsigned char okc[ULP_MEAS_BLOCK / 2];
         size_t m = 0;
-        for (size_t q = 0; q < k; q += 8) { /* words of eight flags, the empty ones skipped */
+        /* words of eight flags, the empty ones skipped; each input written at m and m moved
+         * past it where selected (no branch on the flag: m <= nr < ULP_MEAS_BLOCK / 2) */
+        for (size_t q = 0; q < k; q += 8) {
             size_t end = q + 8 <= k ? q + 8 : k;
             if (end == q + 8 && flags8(sel + q) == 0)
                 continue;
             for (size_t i = q; i < end; i++) {
-                if (!sel[i])
-                    continue;
                 ec[m] = e[i];
                 xc[m] = x[i];
                 yc[m] = y[i];
-                idx[m++] = (unsigned char)i;
+                idx[m] = (unsigned char)i;
+                m += sel[i] != 0;
             }
         }
         if (m == 0) /* nr > 0 says otherwise; for the compiler */
@@ -961,10 +962,24 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     uint64_t xlo = x[0] & ~mant, xhi = x[0] | mant; /* x[0]'s binade, the block's */
     enum gs_region rg0 = region_of(GELUREF_F32, xlo);
     if (rg0 != region_of(GELUREF_F32, xhi)) { /* a binade across regions: the block's ends */
-        xlo = xhi = x[0];
-        for (size_t q = 1; q < k; q++) {
-            xlo = x[q] < xlo ? x[q] : xlo;
-            xhi = x[q] > xhi ? x[q] : xhi;
+        /* four minima and maxima side by side (one chain of comparisons would take a cycle
+         * or two an input), then theirs */
+        uint64_t lo[4] = { x[0], x[0], x[0], x[0] }, hi[4] = { x[0], x[0], x[0], x[0] };
+        size_t q = 0;
+        for (; q + 4 <= k; q += 4)
+            for (int j = 0; j < 4; j++) {
+                lo[j] = x[q + j] < lo[j] ? x[q + j] : lo[j];
+                hi[j] = x[q + j] > hi[j] ? x[q + j] : hi[j];
+            }
+        for (; q < k; q++) {
+            lo[0] = x[q] < lo[0] ? x[q] : lo[0];
+            hi[0] = x[q] > hi[0] ? x[q] : hi[0];
+        }
+        xlo = lo[0];
+        xhi = hi[0];
+        for (int j = 1; j < 4; j++) {
+            xlo = lo[j] < xlo ? lo[j] : xlo;
+            xhi = hi[j] > xhi ? hi[j] : xhi;
         }
         rg0 = region_of(GELUREF_F32, xlo);
     }
