@@ -25,13 +25,6 @@ _Static_assert(sizeof(struct geluref_encl) == 32 && offsetof(struct geluref_encl
                    offsetof(struct geluref_encl, side) == 24 && sizeof(int) == 4,
                "struct geluref_encl is not four 64-bit words");
 
-/* The sum of the four 64-bit lanes of v. */
-static inline uint64_t hsum(__m256i v)
-{
-    __m128i s = _mm_add_epi64(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
-    return (uint64_t)_mm_cvtsi128_si64(_mm_add_epi64(s, _mm_unpackhi_epi64(s, s)));
-}
-
 /* The enclosures e[0..3] as four vectors of their words: m, err (as bits), e, side (its word,
  * the upper half padding). */
 static inline __attribute__((always_inline)) void
@@ -196,13 +189,17 @@ static inline __m256d below_tie(__m256d v, __m256d m, __m256i xb, __m256i mxb)
                                       _mm256_castsi256_pd(_mm256_cmpgt_epi64(xb, mxb))));
 }
 
-/* The quick lane's counts in vector accumulators (a mask lane is -1: subtracting it counts
- * one): taken, correctly rounded, faithful, failed by kind (ulp_exceeded, premature_flush,
- * ftz, signed_zero: the masks f0 to f3, within good), and cr_distance above each bucket's
- * upper end. */
+/* The quick lane's counts: taken, correctly rounded, faithful, failed by kind (ulp_exceeded,
+ * premature_flush, ftz, signed_zero: the masks f0 to f3, within good), and cr_distance above
+ * each bucket's upper end.  Each mask's four lanes as four bits (movemask), counted on the
+ * integer units (popcount), which leaves the vector units, the lane's bound, one operation
+ * a count instead of two. */
 struct qacc {
-    __m256i n, cr, fa, fl, flz, ftz, sz, g0, g1, g2, g4, g16, g256;
+    uint64_t n, cr, fa, fl, flz, ftz, sz, g0, g1, g2, g4, g16, g256;
 };
+
+/* the lanes set in mask m, as bits 0 to 3 */
+static inline unsigned bits4(__m256i m) { return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(m)); }
 
 static inline __attribute__((always_inline)) void
 qacc_add(struct qacc *c, __m256i good, __m256i cr, __m256i fa, __m256i dv, __m256i f0,
@@ -211,19 +208,20 @@ qacc_add(struct qacc *c, __m256i good, __m256i cr, __m256i fa, __m256i dv, __m25
     const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi64x(1);
     const __m256i two = _mm256_set1_epi64x(2), four = _mm256_set1_epi64x(4);
     const __m256i c16 = _mm256_set1_epi64x(16), c256 = _mm256_set1_epi64x(256);
-    c->n = _mm256_sub_epi64(c->n, good);
-    c->cr = _mm256_sub_epi64(c->cr, _mm256_and_si256(good, cr));
-    c->fa = _mm256_sub_epi64(c->fa, _mm256_and_si256(good, fa));
-    c->fl = _mm256_sub_epi64(c->fl, f0);
-    c->flz = _mm256_sub_epi64(c->flz, f1);
-    c->ftz = _mm256_sub_epi64(c->ftz, f2);
-    c->sz = _mm256_sub_epi64(c->sz, f3);
-    c->g0 = _mm256_sub_epi64(c->g0, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, zero)));
-    c->g1 = _mm256_sub_epi64(c->g1, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, one)));
-    c->g2 = _mm256_sub_epi64(c->g2, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, two)));
-    c->g4 = _mm256_sub_epi64(c->g4, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, four)));
-    c->g16 = _mm256_sub_epi64(c->g16, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, c16)));
-    c->g256 = _mm256_sub_epi64(c->g256, _mm256_and_si256(good, _mm256_cmpgt_epi64(dv, c256)));
+    unsigned g = bits4(good);
+    c->n += (unsigned)__builtin_popcount(g);
+    c->cr += (unsigned)__builtin_popcount(g & bits4(cr));
+    c->fa += (unsigned)__builtin_popcount(g & bits4(fa));
+    c->fl += (unsigned)__builtin_popcount(bits4(f0));
+    c->flz += (unsigned)__builtin_popcount(bits4(f1));
+    c->ftz += (unsigned)__builtin_popcount(bits4(f2));
+    c->sz += (unsigned)__builtin_popcount(bits4(f3));
+    c->g0 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, zero)));
+    c->g1 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, one)));
+    c->g2 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, two)));
+    c->g4 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, four)));
+    c->g16 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, c16)));
+    c->g256 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, c256)));
 }
 
 /* gs_fused_quick_sub's case (a subnormal result, E < -126) of the lanes in `lanes`: its
@@ -365,8 +363,9 @@ quick_sub4(__m256i mb, __m256i ee, __m256i eb, __m256i sd, __m256i yv, __m256i y
  * (the refusals on 64-bit integers, ms and es as gs_fused_common's, l16 = (ms - es) 2^16 and
  * h16 = (ms + es) 2^16, the cell test with floor(l16) taken by rounding toward -inf (exact;
  * the scalar truncation of a positive l16 < 2^40 is that floor), C, rz and rn on integers,
- * ys as gs_fused_ys in either binade (a binary32 widened exactly), a, ulp = |ys - a|,
- * abs = ulp 2^k; a zero output's ys is 0, so ulp = a), then the tests against the maxima
+ * ys = y 2^(23 - E) (gs_fused_ys's value in either binade: a binary32 widened exactly), a,
+ * ulp = |ys - a|, abs = ulp 2^k; a zero output's ys is 0, so ulp = a), then the tests
+ * against the maxima
  * (the ulp and absolute errors below theirs or tied at a larger x, the relative one by
  * gs_fused_rel_below's product, a flush's by its tie with x too, x compared unsigned) and
  * gs_fused_judge's for a correctly rounded, ulp_exceeded or premature_flush measurement of a
@@ -407,8 +406,7 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     const __m256i relz_tie = _mm256_set1_epi64x(1.0 == b->max_rel ? -1 : 0);
     const __m256i tolon = _mm256_set1_epi64x(judge && v->abs_tol > 0 ? -1 : 0);
     const __m256i faithreq = _mm256_set1_epi64x(judge && v->faithful ? -1 : 0);
-    struct qacc acc = { zero, zero, zero, zero, zero, zero, zero,
-                        zero, zero, zero, zero, zero, zero };
+    struct qacc acc = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
     for (; q + 4 <= k; q += 4) {
         uint32_t okw;
         memcpy(&okw, ok + q, sizeof okw);
@@ -450,13 +448,13 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         __m256i gt = _mm256_cmpgt_epi64(ymag, rn);
         __m256i dv = _mm256_blendv_epi8(_mm256_sub_epi64(rn, ymag), _mm256_sub_epi64(ymag, rn),
                                         gt);
-        /* ys (gs_fused_ys), a, the errors */
-        __m256i same = _mm256_cmpeq_epi64(_mm256_srli_epi64(ymag, 23), _mm256_add_epi64(E, c127));
-        __m256d ys1 = i2d(_mm256_sub_epi64(ymag, base));
+        /* ys, a, the errors.  gs_fused_ys's value by its second branch alone: in f(x)'s binade
+         * its first, ymag - base = 2^23 + the significand's bits, is y 2^(23-E) exactly too
+         * (a binary32 widened, times a power of two within the double range: exact), so the
+         * same double */
         __m128 yf = _mm256_castps256_ps128(
             _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(ymag, lo32)));
-        __m256d ys2 = _mm256_mul_pd(_mm256_cvtps_pd(yf), pow2v(_mm256_sub_epi64(c23, E)));
-        __m256d ys = _mm256_blendv_pd(ys2, ys1, _mm256_castsi256_pd(same));
+        __m256d ys = _mm256_mul_pd(_mm256_cvtps_pd(yf), pow2v(_mm256_sub_epi64(c23, E)));
         __m256d a = _mm256_mul_pd(i2d(_mm256_or_si256(cl, one)), m16);
         __m256d ulp = _mm256_and_pd(_mm256_sub_pd(ys, a), absmask);
         __m256d ab = _mm256_mul_pd(ulp, pow2v(_mm256_sub_epi64(E, c23)));
@@ -510,15 +508,15 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         uint32_t tw = spread4((uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(good)));
         memcpy(take + q, &tw, sizeof tw);
     }
-    uint64_t N = hsum(acc.n), G0 = hsum(acc.g0), G1 = hsum(acc.g1), G2 = hsum(acc.g2);
-    uint64_t G4 = hsum(acc.g4), G16 = hsum(acc.g16), G256 = hsum(acc.g256);
+    uint64_t N = acc.n, G0 = acc.g0, G1 = acc.g1, G2 = acc.g2;
+    uint64_t G4 = acc.g4, G16 = acc.g16, G256 = acc.g256;
     cnt->n += N;
-    cnt->cr += hsum(acc.cr);
-    cnt->faithful += hsum(acc.fa);
-    cnt->failed += hsum(acc.fl);
-    cnt->failed_flush += hsum(acc.flz);
-    cnt->failed_ftz += hsum(acc.ftz);
-    cnt->failed_sz += hsum(acc.sz);
+    cnt->cr += acc.cr;
+    cnt->faithful += acc.fa;
+    cnt->failed += acc.fl;
+    cnt->failed_flush += acc.flz;
+    cnt->failed_ftz += acc.ftz;
+    cnt->failed_sz += acc.sz;
     cnt->hist[0] += N - G0; /* the buckets of gs_hist_index */
     cnt->hist[1] += G0 - G1;
     cnt->hist[2] += G1 - G2;
