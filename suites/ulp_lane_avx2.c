@@ -190,24 +190,30 @@ static inline __m256d below_tie(__m256d v, __m256d m, __m256i xb, __m256i mxb)
 }
 
 /* The quick lane's counts: taken, correctly rounded, faithful, failed by kind (ulp_exceeded,
- * premature_flush, ftz, signed_zero: the masks f0 to f3, within good), and cr_distance above
- * each bucket's upper end.  Each mask's four lanes as four bits (movemask), counted on the
- * integer units (popcount), which leaves the vector units, the lane's bound, one operation
- * a count instead of two. */
+ * premature_flush, ftz, signed_zero: the masks f0 to f3, within good), and the cr_distance
+ * buckets.  Each mask's four lanes as four bits (movemask), counted on the integer units
+ * (popcount), and each taken lane's bucket (gs_hist_index) found there too, in a histogram of
+ * its own lane (no two increments of one counter in a batch): the vector units, the lane's
+ * bound, keep one operation a count and none for the buckets. */
 struct qacc {
-    uint64_t n, cr, fa, fl, flz, ftz, sz, g0, g1, g2, g4, g16, g256;
+    uint64_t n, cr, fa, fl, flz, ftz, sz;
+    uint64_t h[4][GS_HIST_N - 1]; /* lane j's buckets (not "nan": dv >= 0) */
 };
 
 /* the lanes set in mask m, as bits 0 to 3 */
 static inline unsigned bits4(__m256i m) { return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(m)); }
 
+/* gs_hist_index(d) for 0 <= d < 2^63: a table up to 16, then 5 or 6 */
+static inline unsigned hist_of(uint64_t d)
+{
+    static const unsigned char t[17] = { 0, 1, 2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
+    return d <= 16 ? t[d] : 5u + (d > 256);
+}
+
 static inline __attribute__((always_inline)) void
 qacc_add(struct qacc *c, __m256i good, __m256i cr, __m256i fa, __m256i dv, __m256i f0,
          __m256i f1, __m256i f2, __m256i f3)
 {
-    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi64x(1);
-    const __m256i two = _mm256_set1_epi64x(2), four = _mm256_set1_epi64x(4);
-    const __m256i c16 = _mm256_set1_epi64x(16), c256 = _mm256_set1_epi64x(256);
     unsigned g = bits4(good);
     c->n += (unsigned)__builtin_popcount(g);
     c->cr += (unsigned)__builtin_popcount(g & bits4(cr));
@@ -216,12 +222,10 @@ qacc_add(struct qacc *c, __m256i good, __m256i cr, __m256i fa, __m256i dv, __m25
     c->flz += (unsigned)__builtin_popcount(bits4(f1));
     c->ftz += (unsigned)__builtin_popcount(bits4(f2));
     c->sz += (unsigned)__builtin_popcount(bits4(f3));
-    c->g0 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, zero)));
-    c->g1 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, one)));
-    c->g2 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, two)));
-    c->g4 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, four)));
-    c->g16 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, c16)));
-    c->g256 += (unsigned)__builtin_popcount(g & bits4(_mm256_cmpgt_epi64(dv, c256)));
+    uint64_t d[4];
+    _mm256_storeu_si256((__m256i *)(void *)d, dv);
+    for (int j = 0; j < 4; j++)
+        c->h[j][hist_of(d[j])] += (g >> j) & 1;
 }
 
 /* gs_fused_quick_sub's case (a subnormal result, E < -126) of the lanes in `lanes`: its
@@ -406,7 +410,8 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     const __m256i relz_tie = _mm256_set1_epi64x(1.0 == b->max_rel ? -1 : 0);
     const __m256i tolon = _mm256_set1_epi64x(judge && v->abs_tol > 0 ? -1 : 0);
     const __m256i faithreq = _mm256_set1_epi64x(judge && v->faithful ? -1 : 0);
-    struct qacc acc = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 };
+    struct qacc acc;
+    memset(&acc, 0, sizeof acc);
     for (; q + 4 <= k; q += 4) {
         uint32_t okw;
         memcpy(&okw, ok + q, sizeof okw);
@@ -508,22 +513,15 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         uint32_t tw = spread4((uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(good)));
         memcpy(take + q, &tw, sizeof tw);
     }
-    uint64_t N = acc.n, G0 = acc.g0, G1 = acc.g1, G2 = acc.g2;
-    uint64_t G4 = acc.g4, G16 = acc.g16, G256 = acc.g256;
-    cnt->n += N;
+    cnt->n += acc.n;
     cnt->cr += acc.cr;
     cnt->faithful += acc.fa;
     cnt->failed += acc.fl;
     cnt->failed_flush += acc.flz;
     cnt->failed_ftz += acc.ftz;
     cnt->failed_sz += acc.sz;
-    cnt->hist[0] += N - G0; /* the buckets of gs_hist_index */
-    cnt->hist[1] += G0 - G1;
-    cnt->hist[2] += G1 - G2;
-    cnt->hist[3] += G2 - G4;
-    cnt->hist[4] += G4 - G16;
-    cnt->hist[5] += G16 - G256;
-    cnt->hist[6] += G256;
+    for (int i = 0; i < GS_HIST_N - 1; i++)
+        cnt->hist[i] += acc.h[0][i] + acc.h[1][i] + acc.h[2][i] + acc.h[3][i];
     struct gs_quick_errs rest;
     if (er != NULL)
         rest = (struct gs_quick_errs){ er->ulp + q, er->abs + q, er->a + q };
