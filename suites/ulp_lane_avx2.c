@@ -210,18 +210,19 @@ static inline unsigned hist_of(uint64_t d)
     return d <= 16 ? t[d] : 5u + (d > 256);
 }
 
+/* The counts of the lanes g (bits 0 to 3), of which cr and fa are correctly rounded and
+ * faithful, f0 to f3 failed by kind (within g). */
 static inline __attribute__((always_inline)) void
-qacc_add(struct qacc *c, __m256i good, __m256i cr, __m256i fa, __m256i dv, __m256i f0,
-         __m256i f1, __m256i f2, __m256i f3)
+qacc_add(struct qacc *c, unsigned g, unsigned cr, unsigned fa, __m256i dv, unsigned f0,
+         unsigned f1, unsigned f2, unsigned f3)
 {
-    unsigned g = bits4(good);
     c->n += (unsigned)__builtin_popcount(g);
-    c->cr += (unsigned)__builtin_popcount(g & bits4(cr));
-    c->fa += (unsigned)__builtin_popcount(g & bits4(fa));
-    c->fl += (unsigned)__builtin_popcount(bits4(f0));
-    c->flz += (unsigned)__builtin_popcount(bits4(f1));
-    c->ftz += (unsigned)__builtin_popcount(bits4(f2));
-    c->sz += (unsigned)__builtin_popcount(bits4(f3));
+    c->cr += (unsigned)__builtin_popcount(g & cr);
+    c->fa += (unsigned)__builtin_popcount(g & fa);
+    c->fl += (unsigned)__builtin_popcount(f0);
+    c->flz += (unsigned)__builtin_popcount(f1);
+    c->ftz += (unsigned)__builtin_popcount(f2);
+    c->sz += (unsigned)__builtin_popcount(f3);
     uint64_t d[4];
     _mm256_storeu_si256((__m256i *)(void *)d, dv);
     for (int j = 0; j < 4; j++)
@@ -359,7 +360,8 @@ quick_sub4(__m256i mb, __m256i ee, __m256i eb, __m256i sd, __m256i yv, __m256i y
         f2 = _mm256_and_si256(failed, dftz);
         f3 = _mm256_and_si256(failed, dsz);
     }
-    qacc_add(c, good, cr, fa, dv, f0, f1, f2, f3);
+    qacc_add(c, bits4(good), bits4(cr), bits4(fa), dv, bits4(f0), bits4(f1), bits4(f2),
+             bits4(f3));
     return good;
 }
 
@@ -383,7 +385,7 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     const __m256i c7ff = _mm256_set1_epi64x(0x7ff), c1023 = _mm256_set1_epi64x(1023);
     const __m256i cm126 = _mm256_set1_epi64x(-126), c127 = _mm256_set1_epi64x(127);
     const __m256i zero = _mm256_setzero_si256();
-    const __m256i ones = _mm256_set1_epi64x(-1), one = _mm256_set1_epi64x(1);
+    const __m256i one = _mm256_set1_epi64x(1);
     const __m256i mant = _mm256_set1_epi64x(0x000fffffffffffff);
     const __m256i exp23 = _mm256_set1_epi64x((int64_t)(23 + 1023) << 52);
     const __m256i c23 = _mm256_set1_epi64x(23), c126 = _mm256_set1_epi64x(126);
@@ -408,8 +410,8 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     const __m256i vmax = _mm256_set1_epi64x((int64_t)(b->max_abs_x ^ (uint64_t)INT64_MIN));
     const __m256i relz_all = _mm256_set1_epi64x(1.0 < b->max_rel ? -1 : 0);
     const __m256i relz_tie = _mm256_set1_epi64x(1.0 == b->max_rel ? -1 : 0);
-    const __m256i tolon = _mm256_set1_epi64x(judge && v->abs_tol > 0 ? -1 : 0);
-    const __m256i faithreq = _mm256_set1_epi64x(judge && v->faithful ? -1 : 0);
+    const unsigned tolon = judge && v->abs_tol > 0 ? 15u : 0; /* as four-bit masks */
+    const unsigned faithreq = judge && v->faithful ? 15u : 0;
     struct qacc acc;
     memset(&acc, 0, sizeof acc);
     for (; q + 4 <= k; q += 4) {
@@ -481,36 +483,33 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
                        _mm256_cmp_pd(ulp, _mm256_mul_pd(_mm256_mul_pd(vmr, a), relm), _CMP_LT_OQ),
                        _mm256_castsi256_pd(_mm256_and_si256(z, relz))));
         good = _mm256_and_si256(good, _mm256_castpd_si256(below));
-        __m256i failed = zero;
-        if (judge) { /* gs_fused_judge */
-            __m256i tolpass = _mm256_and_si256(
-                tolon, _mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_LE_OQ)));
-            __m256i tolgo = _mm256_or_si256(
-                _mm256_xor_si256(tolon, ones),
-                _mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_GT_OQ)));
-            __m256i failc = _mm256_castpd_si256(_mm256_or_pd(
-                _mm256_cmp_pd(i2d(dv), vmcr, _CMP_GT_OQ), _mm256_cmp_pd(ulp, vpmu, _CMP_GT_OQ)));
-            failc = _mm256_or_si256(failc, _mm256_andnot_si256(fa, faithreq));
-            failc = _mm256_or_si256(failc, z); /* a flush fails but within abs_tol */
-            __m256i le = _mm256_castpd_si256(_mm256_cmp_pd(ulp, vpmu, _CMP_LE_OQ));
-            __m256i pass = _mm256_or_si256(
-                _mm256_or_si256(cr, tolpass),
-                _mm256_and_si256(tolgo, _mm256_andnot_si256(failc, le)));
-            __m256i fail = _mm256_andnot_si256(
-                _mm256_or_si256(cr, tolpass), _mm256_and_si256(tolgo, failc));
-            fail = _mm256_and_si256(
-                fail, _mm256_castpd_si256(_mm256_cmp_pd(
-                          ulp, _mm256_blendv_pd(vunk, vunkz, _mm256_castsi256_pd(z)), _CMP_LT_OQ)));
-            good = _mm256_and_si256(good, _mm256_or_si256(pass, fail));
-            failed = _mm256_andnot_si256(pass, good);
+        /* gs_fused_judge on the comparisons' four-bit masks (the integer units: the vector
+         * units are the lane's bound), each lane's verdict by the same logic */
+        unsigned gb = bits4(good), crb = bits4(cr), fab = bits4(fa);
+        if (judge) {
+            unsigned zb = bits4(z);
+            unsigned tolpass = tolon & bits4(_mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_LE_OQ)));
+            unsigned tolgo = (~tolon & 15u) |
+                             bits4(_mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_GT_OQ)));
+            unsigned failc = bits4(_mm256_castpd_si256(_mm256_cmp_pd(i2d(dv), vmcr, _CMP_GT_OQ))) |
+                             bits4(_mm256_castpd_si256(_mm256_cmp_pd(ulp, vpmu, _CMP_GT_OQ))) |
+                             (~fab & faithreq) | zb; /* a flush fails but within abs_tol */
+            unsigned le = bits4(_mm256_castpd_si256(_mm256_cmp_pd(ulp, vpmu, _CMP_LE_OQ)));
+            unsigned pass = crb | tolpass | (tolgo & ~failc & le);
+            unsigned fail = ~(crb | tolpass) & tolgo & failc;
+            fail &= bits4(_mm256_castpd_si256(_mm256_cmp_pd(
+                ulp, _mm256_blendv_pd(vunk, vunkz, _mm256_castsi256_pd(z)), _CMP_LT_OQ)));
+            gb &= pass | fail;
+            unsigned failed = ~pass & gb;
+            qacc_add(&acc, gb, crb, fab, dv, failed & ~zb, failed & zb, 0, 0);
+        } else {
+            qacc_add(&acc, gb, crb, fab, dv, 0, 0, 0, 0);
         }
-        /* the counts; take[q + j], four bytes at once (the lanes of a subnormal result too) */
-        qacc_add(&acc, good, cr, fa, dv, _mm256_andnot_si256(z, failed),
-                 _mm256_and_si256(z, failed), zero, zero);
+        /* take[q + j], four bytes at once (the lanes of a subnormal result too) */
         if (_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_and_si256(sub, okv))) != 0)
-            good = _mm256_or_si256(good, quick_sub4(mb, ee, eb, sd, yv, ymag, sign, z, xv, E, em,
-                                                    _mm256_and_si256(sub, okv), b, &acc));
-        uint32_t tw = spread4((uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(good)));
+            gb |= bits4(quick_sub4(mb, ee, eb, sd, yv, ymag, sign, z, xv, E, em,
+                                   _mm256_and_si256(sub, okv), b, &acc));
+        uint32_t tw = spread4(gb);
         memcpy(take + q, &tw, sizeof tw);
     }
     cnt->n += acc.n;
