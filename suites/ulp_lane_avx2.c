@@ -201,7 +201,10 @@ struct qacc {
 };
 
 /* the lanes set in mask m, as bits 0 to 3 */
-static inline unsigned bits4(__m256i m) { return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(m)); }
+static inline unsigned bits4(__m256i m)
+{
+    return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(m));
+}
 
 /* gs_hist_index(d) for 0 <= d < 2^63: a table up to 16, then 5 or 6 */
 static inline unsigned hist_of(uint64_t d)
@@ -488,12 +491,14 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         unsigned gb = bits4(good), crb = bits4(cr), fab = bits4(fa);
         if (judge) {
             unsigned zb = bits4(z);
-            unsigned tolpass = tolon & bits4(_mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_LE_OQ)));
+            unsigned tolpass =
+                tolon & bits4(_mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_LE_OQ)));
             unsigned tolgo = (~tolon & 15u) |
                              bits4(_mm256_castpd_si256(_mm256_cmp_pd(ab, vtol, _CMP_GT_OQ)));
-            unsigned failc = bits4(_mm256_castpd_si256(_mm256_cmp_pd(i2d(dv), vmcr, _CMP_GT_OQ))) |
-                             bits4(_mm256_castpd_si256(_mm256_cmp_pd(ulp, vpmu, _CMP_GT_OQ))) |
-                             (~fab & faithreq) | zb; /* a flush fails but within abs_tol */
+            unsigned failc =
+                bits4(_mm256_castpd_si256(_mm256_cmp_pd(i2d(dv), vmcr, _CMP_GT_OQ))) |
+                bits4(_mm256_castpd_si256(_mm256_cmp_pd(ulp, vpmu, _CMP_GT_OQ))) |
+                (~fab & faithreq) | zb; /* a flush fails but within abs_tol */
             unsigned le = bits4(_mm256_castpd_si256(_mm256_cmp_pd(ulp, vpmu, _CMP_LE_OQ)));
             unsigned pass = crb | tolpass | (tolgo & ~failc & le);
             unsigned fail = ~(crb | tolpass) & tolgo & failc;
