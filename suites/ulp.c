@@ -623,27 +623,40 @@ static size_t quick_over(const struct geluref_encl *e, const unsigned char *sel,
     return np;
 }
 
+/* What block_lanes needs to account a measurement in full: the kernel's own (own: account(),
+ * the findings and the repeat chain p with it) or the exact function's (into st alone); err
+ * set where account() stopped the run. */
+struct lane_full {
+    struct ulp_run *u;
+    struct ulp_acc *a;
+    unsigned t;
+    struct ulp_prev *p;
+    enum gs_region rg;
+    int own, err;
+};
+
 /* The lanes' decisions for a block (ulp_lane.h), their outputs counted into st: where the
  * correctly rounded lane runs (cr, with emax and max_rel: gs_fused_cr_lane), its outputs,
  * correctly rounded and faithful at cr_distance 0; where the quick lane runs (quick, with
  * b), those it takes of the rest.  t[q] is nonzero where either took input q; failed[0] to
  * failed[3] gain how many of them the policy failed for ulp_exceeded, premature_flush, ftz
  * and signed_zero (their findings for the caller to count), *crn how many the
- * correctly rounded lane took.  For the exact function's measurement (b->v NULL: not
- * judged, no findings), where the quick lane leaves QUICK_RETRY_MIN inputs or more, those of
- * the largest errors among the ones it decided are accounted in full into st (their V is
- * known: gs_fused_measure_f32_quick's measurement, fused_meas_of, as pass 3 accounts a picked
- * one), and the lane runs again over the rest against the maxima they set.  An
- * approximation's errors against the exact function grow along a tail, with the outputs'
- * rounding as noise over a block, so that the block's last input, accounted first
- * (fused_block), leaves about half of the block above it; the same result (any input may be
- * accounted in full at any time, and the lane's decisions hold against maxima that only grow).
- * Returns how many they took (those accounted in full too). */
+ * correctly rounded lane took.  Where the quick lane leaves QUICK_RETRY_MIN inputs or more,
+ * those of the largest errors among the ones it decided are accounted in full (lf: their V
+ * is known, gs_fused_measure_f32_quick's measurement, fused_meas_of, as pass 3 accounts a
+ * picked one: the kernel's own by account(), the exact function's into st), and the lane runs
+ * again over the rest against the maxima and findings they leave.  Errors that grow along a
+ * tail (an approximation's against the exact function, a kernel's own near 2^-20 for the
+ * sigmoid form), with the outputs' rounding as noise over a block, leave about half of a
+ * block above the maxima the block starts with; the same result (any input may be accounted
+ * in full at any time, and the lane's decisions hold against maxima and worst lists that only
+ * grow).  Returns how many they took (those accounted in full too). */
 static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *ok,
                             const uint64_t *x, const uint64_t *y, size_t k, int cr,
                             int64_t emax, double max_rel, int quick,
                             const struct gs_quick_bounds *b, unsigned char *t,
-                            struct gs_errstat *st, uint64_t *failed, uint64_t *crn)
+                            struct gs_errstat *st, uint64_t *failed, uint64_t *crn,
+                            struct lane_full *lf)
 {
     struct gs_quick_counts n = { 0 };
     uint64_t full = 0; /* accounted in full (the exact function's largest errors) */
@@ -671,27 +684,36 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
             rest[q] = (unsigned char)(ok[q] & !t[q]);
             nr += rest[q];
         }
-        /* the exact function's: the largest errors left in full, then the lane again */
+        /* the largest errors left in full, then the lane again */
         size_t pick[3];
-        size_t np = quick_over(e, rest, nr, x, y, k, b, t, &n, b->v == NULL ? pick : NULL);
+        size_t np = quick_over(e, rest, nr, x, y, k, b, t, &n, pick);
         if (np > 0) {
             for (size_t i = 0; i < np; i++) {
                 size_t j = pick[i];
                 struct gs_fused_meas fm;
                 struct gs_meas m;
-                if (gs_fused_measure_f32_quick(&e[j], y[j], &fm) == 1 && fm.exact_errs) {
-                    fused_meas_of(&fm, x[j], y[j], &m);
+                if (gs_fused_measure_f32_quick(&e[j], y[j], &fm) != 1 || !fm.exact_errs)
+                    continue;
+                fused_meas_of(&fm, x[j], y[j], &m);
+                if (!lf->own) {
                     gs_errstat_add(st, &m);
-                    t[j] = 1;
-                    full++;
+                } else {
+                    if (account(lf->u, lf->a, lf->t, 1, x[j], y[j], &m, 0, 0, lf->p) != 0) {
+                        lf->err = 1;
+                        return 0;
+                    }
+                    lf->p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
                 }
+                t[j] = 1;
+                full++;
             }
             nr = 0;
             for (q = 0; q < k; q++) {
                 rest[q] = (unsigned char)(rest[q] & !t[q]);
                 nr += rest[q];
             }
-            struct gs_quick_bounds b2 = quick_bounds(st, NULL, NULL, GS_N_REGIONS);
+            struct gs_quick_bounds b2 =
+                quick_bounds(st, b->v, lf->own ? &lf->a->f : NULL, lf->rg);
             quick_over(e, rest, nr, x, y, k, &b2, t, &n, NULL);
         }
     }
@@ -1050,8 +1072,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         static const enum gs_kind failed_kinds[4] = { GS_K_ULP_EXCEEDED, GS_K_PREMATURE_FLUSH,
                                                       GS_K_FTZ, GS_K_SIGNED_ZERO };
         struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
+        struct lane_full lf = { u, a, t, p, rg0, 1, 0 };
         n_own = block_lanes(en, ok, x, y, k, lane_own, emax, max_rel, quick_own, &b, tk_own,
-                            &a->loc[rg0], failed, &crn_own);
+                            &a->loc[rg0], failed, &crn_own, &lf);
+        if (lf.err)
+            return 1;
         for (int i = 0; i < 4; i++)
             if (failed[i])
                 gs_findings_count_more(&a->f, failed_kinds[i], rg0, failed[i]);
@@ -1060,8 +1085,9 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
         if (pre_x < k)
             okx[pre_x] = 0; /* accounted above */
+        struct lane_full lf = { u, a, t, p, rg0, 0, 0 };
         n_ex = block_lanes(ex, okx, x, y, k, lane_ex, emax_x, max_rel_x, quick_ex, &b, tk_ex,
-                           &a->ex_loc[rg0], failed, &crn_ex);
+                           &a->ex_loc[rg0], failed, &crn_ex, &lf);
     }
     if (quick_own && 4 * n_own < k && !fresh_own)
         fs.skip_qown = FUSED_LANE_SKIP;

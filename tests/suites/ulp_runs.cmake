@@ -37,6 +37,9 @@ runs_test(tanh_exact_tail 0 "${runs_libm}|tanh.f32|--range|-60.01:-59.99")
 runs_test(tanh_exact_fused 1 "${runs_libm}|tanh.f32|--range|-3:-2.996")
 runs_test(sigmoid_exact_fused 1 "${runs_libm}|sigmoid.f32|--range|-6:-5.99")
 runs_test(tanh_grad_exact_fused 1 "${runs_libm}|tanh_grad.f32|--range|-2:-1.997")
+# the kernel's own errors growing along each block (the sigmoid form near 2^-20): the quick
+# lane's largest errors accounted in full and the lane run again (suites/ulp.c block_lanes)
+runs_test(sigmoid_own_growth 0 "${runs_libm}|sigmoid.f32|--range|0x1p-20:0x1.004p-20")
 # results below the normal binary32 numbers decided by the fused pass (V known there too,
 # suites/ulp_fused.h gs_fused_quick_sub, and the quick lane's case of them): normpdf's
 # subnormal results and the edge 2^-126 (x = -13.19); the tanh form's zeros for a subnormal
