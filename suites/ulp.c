@@ -659,7 +659,7 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
                             struct lane_full *lf)
 {
     struct gs_quick_counts n = { 0 };
-    uint64_t full = 0; /* accounted in full (the exact function's largest errors) */
+    uint64_t full = 0; /* accounted in full (the largest errors the quick lane left) */
     size_t q;
     if (cr) {
         gs_fused_cr_lane_n(e, ok, y, k, emax, max_rel, t);

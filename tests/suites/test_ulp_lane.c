@@ -209,6 +209,10 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
     int with_er = next() % 2;
     memset(ua, 0x5a, sizeof ua);
     memset(ug, 0xa5, sizeof ug);
+    memset(aa, 0, sizeof aa); /* read only where ulp is set; zeroed for the message */
+    memset(va, 0, sizeof va);
+    memset(ag, 0, sizeof ag);
+    memset(vg, 0, sizeof vg);
     gs_fused_quick_lane_n_avx2(e, ok, x, y, len, &b, ta, &ca, with_er ? &era : NULL);
     gs_fused_quick_lane_n_generic(e, ok, x, y, len, &b, tg, &cg, with_er ? &erg : NULL);
     int diff = memcmp(&ca, &cg, sizeof ca) != 0;
