@@ -206,7 +206,9 @@ static inline unsigned bits4(__m256i m)
     return (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(m));
 }
 
-/* gs_hist_index(d) for 0 <= d < 2^63: a table up to 16, then 5 or 6 */
+/* gs_hist_index(d) for 0 <= d < 2^63: a table up to 16, then 5 or 6 (gs_hist_index itself
+ * in this loop, six comparisons a lane, took the lane from 4.0 to 7.0 ns per input judged
+ * over a block of normpdf.f32 at -3) */
 static inline unsigned hist_of(uint64_t d)
 {
     static const unsigned char t[17] = { 0, 1, 2, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4 };
