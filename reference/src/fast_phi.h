@@ -136,6 +136,49 @@ static inline double gr_fast_exp_neg_d(dd y, int64_t *q)
     return e * gr_fast_exp2[n & 1023].hi;
 }
 
+/* The tanh form's exponent a = 2 |u(z)| = 2 sqrt(2/pi) z (1 + c2 z^2) for the double tier
+ * (encl_weight), z in [2^-500, 30]: a.hi + a.lo within ea a of it, ea = GR_TANH_ARG_EA =
+ * 36u^2 (a <= 2048: under 2^-84 absolutely, where the exponential's own error is 3.1u), plus
+ * an absolute 2^-1070 for error terms that fall below the normal doubles.  fast_fn.c's
+ * tanh_arg renormalises after every operation (15u^2); here the error terms are carried
+ * unnormalised and their smallest products dropped, which the double tier can afford: 20
+ * operations against 38, and a shorter chain of dependent ones (fast_vec.c performs the same
+ * operations four lanes at a time, so the four-at-a-time enclosures stay the scalar bits).
+ * u = 2^-53; C = c2.hi + c2.lo and S = 2 sqrt(2/pi) (.hi and .lo doubled, exact) are each
+ * within u^2 of their reals, |c2.lo| <= u c2.hi, |S.lo| <= u S.hi.  Each fma() rounds once
+ * (dd.h), by at most u of its result (or 2^-1075 below the normal doubles).
+ *  Z = z2.hi + z2.lo = z^2 exactly; p.hi + p.lo = c2.hi z2.hi exactly (|p.lo| <= u p.hi).
+ *  pl = fma(c2.hi, z2.lo, fma(c2.lo, z2.hi, p.lo)): the inner sum is at most 2.01u c2.hi
+ *   z2.hi and rounds by 2.01u^2 of it, the outer at most 3.02u and rounds by 3.02u^2, and
+ *   c2.lo z2.lo (dropped) is at most u^2: p.hi + pl = C Z within 6.1u^2 of it, |pl| <= 3.04u
+ *   p.hi.
+ *  t.hi + t0 = 1 + p.hi exactly (two_sum, |t0| <= u t.hi); tl = t0 + pl rounds by u |t0 +
+ *   pl| <= 4.04u^2 t.hi: t.hi + tl = T = 1 + C Z within (6.1 + 4.1)u^2 T = 10.2u^2 T, |tl|
+ *   <= 4.05u t.hi.
+ *  m.hi + m0 = t.hi z exactly; ml = fma(tl, z, m0): at most 5.06u t.hi z, rounds by 5.06u^2
+ *   of it: m.hi + ml = z T within 15.3u^2 z T, |ml| <= 5.07u m.hi.
+ *  a.hi + a0 = m.hi S.hi exactly; al = fma(m.hi, S.lo, fma(ml, S.hi, a0)): the inner at most
+ *   6.08u m.hi S.hi, rounding 6.08u^2 of it, the outer 7.09u and 7.09u^2; ml S.lo (dropped)
+ *   <= 5.07u^2: a.hi + al = (m.hi + ml) S within 18.3u^2 of it.
+ *  With C's and S's own u^2 each: 15.3 + 18.3 + 2 = 35.6u^2 (the products of these small
+ *  terms far below), charged 36u^2.  Where z^2 < 2^-969 some error terms are subnormal and
+ *  their roundings absolute, at most 2^-1075 each (five of them, times factors below 2):
+ *  the 2^-1070.  |al| <= 7.2u a.hi, so that gr_fast_exp_neg_d's |r| < 2^-11.4 holds. */
+#define GR_TANH_ARG_EA (36 * 0x1p-106)
+static inline dd gr_fast_tanh_arg_d(double z)
+{
+    dd z2 = two_prod(z, z);
+    dd p = two_prod(gr_fast_tanh_c.hi, z2.hi);
+    double pl = fma(gr_fast_tanh_c.hi, z2.lo, fma(gr_fast_tanh_c.lo, z2.hi, p.lo));
+    dd t = two_sum(1.0, p.hi);
+    double tl = t.lo + pl;
+    dd m = two_prod(t.hi, z);
+    double ml = fma(tl, z, m.lo);
+    double sh = 2 * gr_fast_sqrt_2_pi.hi, sl = 2 * gr_fast_sqrt_2_pi.lo; /* exact */
+    dd a = two_prod(m.hi, sh);
+    return dd_make(a.hi, fma(m.hi, sl, fma(ml, sh, a.lo)));
+}
+
 /* M(z) for z in [0, 60.4] (a double: t = z - i/32 is exact), relative error < 3.7u: the 11
  * terms of the light variant (remainder <= 2^-72 M, generator) with every coefficient rounded
  * to double (its hi part, within u), by Horner in double.  a_k t^k passes through its own

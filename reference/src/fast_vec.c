@@ -74,21 +74,6 @@ static inline vdd v_fast_two_sum(V a, V b)
     V s = vadd(a, b);
     return (vdd){ s, vsub(b, vsub(s, a)) };
 }
-static inline vdd v_dd_add_d(vdd x, V y)
-{
-    vdd s = v_two_sum(x.hi, y);
-    V v = vadd(x.lo, s.lo);
-    return v_fast_two_sum(s.hi, v);
-}
-static inline vdd v_dd_mul(vdd x, vdd y)
-{
-    vdd c = v_two_prod(x.hi, y.hi);
-    V tl0 = vmul(x.lo, y.lo);
-    V tl1 = vfma(x.hi, y.lo, tl0);
-    V cl2 = vfma(x.lo, y.hi, tl1);
-    V cl3 = vadd(c.lo, cl2);
-    return v_fast_two_sum(c.hi, cl3);
-}
 static inline vdd v_dd_mul_d(vdd x, V y)
 {
     vdd c = v_two_prod(x.hi, y);
@@ -328,12 +313,18 @@ static inline V v_weight(V z, int tanh_form, __m128i *q, V *ew, V *ok)
 {
     vdd a;
     double ea;
-    if (tanh_form) {
+    if (tanh_form) { /* gr_fast_tanh_arg_d */
         vdd z2 = v_two_prod(z, z);
-        vdd t = v_dd_add_d(v_dd_mul(z2, v_dd_const(gr_fast_tanh_c)), VS(1.0));
-        t = v_dd_mul(v_dd_mul_d(t, z), v_dd_const(gr_fast_sqrt_2_pi));
-        a = (vdd){ vmul(VS(2.0), t.hi), vmul(VS(2.0), t.lo) };
-        ea = 15 * U2;
+        vdd p = v_two_prod(VS(gr_fast_tanh_c.hi), z2.hi);
+        V pl = vfma(VS(gr_fast_tanh_c.hi), z2.lo, vfma(VS(gr_fast_tanh_c.lo), z2.hi, p.lo));
+        vdd t = v_two_sum(VS(1.0), p.hi);
+        V tl = vadd(t.lo, pl);
+        vdd m = v_two_prod(t.hi, z);
+        V ml = vfma(tl, z, m.lo);
+        V sh = VS(2 * gr_fast_sqrt_2_pi.hi), sl = VS(2 * gr_fast_sqrt_2_pi.lo);
+        vdd ah = v_two_prod(m.hi, sh);
+        a = (vdd){ ah.hi, vfma(m.hi, sl, vfma(ml, sh, ah.lo)) };
+        ea = GR_TANH_ARG_EA;
     } else {
         a = v_dd_mul_d(v_dd_const(gr_fast_sigmoid_c), z);
         ea = 3 * U2;
