@@ -296,15 +296,22 @@ static inline void v_gelu_grad(V x, struct vout *o)
     ok = vand(ok, vlt(ed, VS(0x1p-40)));
     V p = vmul(g, d);
     V e1 = vadd(vadd(ed, VS(5.1 * UD)), VS(UD)); /* ed + ENCL_EPS_G + UD */
-    /* x > 0: s = p 2^-q (q <= 1022), |s| >= 2^-45; f = 1 + s */
-    V s = vmul(p, v_pow2_neg(q));
-    ok = vand(ok, vor(neg, vand(v_q_normal(q), vge(vabs(s), VS(0x1p-45)))));
-    V f = vadd(VS(1.0), s);
-    V rel = vadd(vdiv(vadd(vmul(vmul(e1, VS(1.01)), vabs(s)), VS(0x1p-1022)), f), VS(UD));
-    struct vout po;
-    v_value(p, v_negq(q), e1, ok, o);
-    v_value(f, VS(0.0), rel, ok, &po);
-    v_merge(neg, &po, o);
+    /* each sign's branch only where a lane takes it (x > 0 has a quotient more): a sweep's
+     * batches are of one sign */
+    int nm = _mm256_movemask_pd(neg);
+    if (nm != 0)
+        v_value(p, v_negq(q), e1, ok, o);
+    if (nm != 15) {
+        /* x > 0: s = p 2^-q (q <= 1022), |s| >= 2^-45; f = 1 + s */
+        V s = vmul(p, v_pow2_neg(q));
+        V okp = vand(ok, vor(neg, vand(v_q_normal(q), vge(vabs(s), VS(0x1p-45)))));
+        V f = vadd(VS(1.0), s);
+        V rel = vadd(vdiv(vadd(vmul(vmul(e1, VS(1.01)), vabs(s)), VS(0x1p-1022)), f), VS(UD));
+        struct vout po;
+        v_value(f, VS(0.0), rel, okp, nm == 0 ? o : &po);
+        if (nm != 0)
+            v_merge(neg, &po, o);
+    }
 }
 
 /* fast_fn.c tanh_arg and sigmoid_arg, and encl_weight: w = E 2^-q, its error ew; ok cleared
