@@ -847,9 +847,9 @@ static inline ENCL_INLINE int encl_gelu_grad(double x, struct geluref_encl *o)
 
 /* The approximations' weight w = e^(-a) = E 2^-q: a = 2|u(x)| (gr_fast_tanh_arg_d, relative
  * error 36u^2 plus an absolute 2^-1070, which is below 2^-400 of ea a for a >= 2^-500 and
- * is covered by the second factor 1.01) or 1.702 |x| (sigmoid_arg, 3u^2) as a double-double;
- * an absolute error eta = ea a of the exponent is a relative 1.01 eta of w (a <= 2048: eta <
- * 2^-80); E within 3.1u: ew = 3.1u + 1.01 ea a. */
+ * is covered by the second factor 1.01) or 1.702 |x| (gr_fast_sigmoid_arg_d, 3u^2) as a
+ * double-double; an absolute error eta = ea a of the exponent is a relative 1.01 eta of w
+ * (a <= 2048: eta < 2^-80); E within 3.1u: ew = 3.1u + 1.01 ea a. */
 static inline ENCL_INLINE double encl_weight(double z, int tanh_form, int64_t *q, double *ew)
 {
     double ea;
@@ -858,7 +858,8 @@ static inline ENCL_INLINE double encl_weight(double z, int tanh_form, int64_t *q
         a = gr_fast_tanh_arg_d(z);
         ea = GR_TANH_ARG_EA;
     } else {
-        a = sigmoid_arg(z, &ea);
+        a = gr_fast_sigmoid_arg_d(z);
+        ea = GR_SIGMOID_ARG_EA;
     }
     if (!(a.hi <= GR_EXP_YMAX))
         return -1;

@@ -179,6 +179,19 @@ static inline dd gr_fast_tanh_arg_d(double z)
     return dd_make(a.hi, fma(m.hi, sl, fma(ml, sh, a.lo)));
 }
 
+/* The sigmoid form's exponent a = 1.702 z for the double tier (encl_weight), z in [2^-500,
+ * 1200]: a.hi + a.lo within GR_SIGMOID_ARG_EA a = 3u^2 a of it, as fast_fn.c's sigmoid_arg
+ * but without its final renormalisation (three operations fewer on the chain to the
+ * exponential).  C = c.hi + c.lo is within u^2/4 of 1.702 and |c.lo| <= 0.23u c.hi; a.hi + a0
+ * = c.hi z exactly (|a0| <= u a.hi, normal for z >= 2^-500); fma(c.lo, z, a0) is at most
+ * 1.23u a.hi and rounds by 1.23u^2 a.hi: 1.5u^2 in all, charged 3u^2.  |a.lo| <= 1.24u a.hi. */
+#define GR_SIGMOID_ARG_EA (3 * 0x1p-106)
+static inline dd gr_fast_sigmoid_arg_d(double z)
+{
+    dd a = two_prod(gr_fast_sigmoid_c.hi, z);
+    return dd_make(a.hi, fma(gr_fast_sigmoid_c.lo, z, a.lo));
+}
+
 /* M(z) for z in [0, 60.4] (a double: t = z - i/32 is exact), relative error < 3.7u: the 11
  * terms of the light variant (remainder <= 2^-72 M, generator) with every coefficient rounded
  * to double (its hi part, within u), by Horner in double.  a_k t^k passes through its own

@@ -314,7 +314,7 @@ static inline void v_gelu_grad(V x, struct vout *o)
     }
 }
 
-/* fast_fn.c tanh_arg and sigmoid_arg, and encl_weight: w = E 2^-q, its error ew; ok cleared
+/* gr_fast_tanh_arg_d and gr_fast_sigmoid_arg_d, and encl_weight: w = E 2^-q, its error ew; ok cleared
  * where a.hi > GR_EXP_YMAX (or NaN) or E < 0 */
 static inline V v_weight(V z, int tanh_form, __m128i *q, V *ew, V *ok)
 {
@@ -333,8 +333,9 @@ static inline V v_weight(V z, int tanh_form, __m128i *q, V *ew, V *ok)
         a = (vdd){ ah.hi, vfma(m.hi, sl, vfma(ml, sh, ah.lo)) };
         ea = GR_TANH_ARG_EA;
     } else {
-        a = v_dd_mul_d(v_dd_const(gr_fast_sigmoid_c), z);
-        ea = 3 * U2;
+        vdd ah = v_two_prod(VS(gr_fast_sigmoid_c.hi), z); /* gr_fast_sigmoid_arg_d */
+        a = (vdd){ ah.hi, vfma(VS(gr_fast_sigmoid_c.lo), z, ah.lo) };
+        ea = GR_SIGMOID_ARG_EA;
     }
     *ok = vand(*ok, vle(a.hi, VS(GR_EXP_YMAX)));
     *ew = vadd(VS(3.1 * UD), vmul(vmul(VS(1.01 * ea), a.hi), VS(1.01)));

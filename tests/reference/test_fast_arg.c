@@ -1,14 +1,16 @@
-/* The double tier's tanh-form exponent (gr_fast_tanh_arg_d, reference/src/fast_phi.h) against
- * a = 2 sqrt(2/pi) z (1 + 0.044715 z^2) at 300 bits (MPFR): a.hi + a.lo must lie within
- * GR_TANH_ARG_EA a + 2^-1070 of it.  The enclosures that use it (encl_weight) add 3.1u of the
- * exponential to that bound, so a bound claimed too small by far would still not show in
- * test_fast_encl: this test checks the claim itself.  Inputs z in [2^-500, 30]:
- *   random   N random binary32 values with z in [2^-126, 30] (every binade alike), N doubles
- *            log-uniform in [2^-500, 30] and N doubles uniform in [0, 30];
+/* The double tier's exponents of the approximations (reference/src/fast_phi.h) against 300
+ * bits (MPFR): the tanh form's gr_fast_tanh_arg_d, a = 2 sqrt(2/pi) z (1 + 0.044715 z^2),
+ * within GR_TANH_ARG_EA a + 2^-1070, and the sigmoid form's gr_fast_sigmoid_arg_d, a =
+ * 1.702 z, within GR_SIGMOID_ARG_EA a.  The enclosures that use them (encl_weight) add 3.1u
+ * of the exponential to that bound, so a bound claimed too small by far would still not
+ * show in test_fast_encl: this test checks the claims themselves.  Inputs z in [2^-500,
+ * ZMAX] (30 for the tanh form, 1200 for the sigmoid form):
+ *   random   N random binary32 values with z in [2^-126, ZMAX] (every binade alike), N
+ *            doubles log-uniform in [2^-500, ZMAX] and N doubles uniform in [0, ZMAX];
  *   edges    the binary32 values and doubles around 2^-500, 2^-484.5 (z^2 = 2^-969, below
  *            which error terms are subnormal), the z where c2 z^2 = 1 (4.729: two_sum's
- *            operands change order), 1, 2, 4, 8, 16 and 30.
- * Prints the largest error seen in units of a u^2 (u = 2^-53) against the claimed 36.
+ *            operands change order), 1, 2, 4, 8, 16, 30 and 1200.
+ * Prints the largest error seen in units of a u^2 (u = 2^-53) against the claims.
  * Usage: test_fast_arg N SEED.  Exit 0 when every input is within the bound. */
 #include <math.h>
 #include <mpfr.h>
@@ -20,35 +22,42 @@
 #include "oddtest.h"
 
 static unsigned long n_checked, n_bad;
-static double worst; /* the largest |error| / (a u^2) seen */
+static double worst[2]; /* the largest |error| / (a u^2) seen, per form */
+static mpfr_t c2, s2, c17; /* 0.044715, 2 sqrt(2/pi), 1.702 */
 
-static void check(double z, mpfr_t c, mpfr_t s)
+/* form 0: the tanh form, 1: the sigmoid form */
+static void check(int form, double z)
 {
-    if (!(z >= 0x1p-500 && z <= 30))
+    if (!(z >= 0x1p-500 && z <= (form ? 1200 : 30)))
         return;
-    dd a = gr_fast_tanh_arg_d(z);
+    dd a = form ? gr_fast_sigmoid_arg_d(z) : gr_fast_tanh_arg_d(z);
+    double ea = form ? GR_SIGMOID_ARG_EA : GR_TANH_ARG_EA;
     mpfr_t t, v, d;
     mpfr_inits2(300, t, v, d, (mpfr_ptr)0);
     mpfr_set_d(t, z, MPFR_RNDN);
-    mpfr_sqr(v, t, MPFR_RNDN);
-    mpfr_mul(v, v, c, MPFR_RNDN);
-    mpfr_add_ui(v, v, 1, MPFR_RNDN);
-    mpfr_mul(v, v, t, MPFR_RNDN);
-    mpfr_mul(v, v, s, MPFR_RNDN); /* a, within 2^-295 relatively */
+    if (form) {
+        mpfr_mul(v, t, c17, MPFR_RNDN);
+    } else {
+        mpfr_sqr(v, t, MPFR_RNDN);
+        mpfr_mul(v, v, c2, MPFR_RNDN);
+        mpfr_add_ui(v, v, 1, MPFR_RNDN);
+        mpfr_mul(v, v, t, MPFR_RNDN);
+        mpfr_mul(v, v, s2, MPFR_RNDN);
+    } /* a, within 2^-295 relatively */
     mpfr_set_d(d, a.hi, MPFR_RNDN);
     mpfr_add_d(d, d, a.lo, MPFR_RNDN); /* exact at 300 bits: the two within 2^-45 */
     mpfr_sub(d, d, v, MPFR_RNDN);
     mpfr_abs(d, d, MPFR_RNDN);
     double err = mpfr_get_d(d, MPFR_RNDU), av = mpfr_get_d(v, MPFR_RNDD);
-    /* the bound in doubles, rounded up: GR_TANH_ARG_EA a + 2^-1070 */
-    double bound = GR_TANH_ARG_EA * av * (1 + 0x1p-50) + 0x1p-1070;
+    /* the bound in doubles, rounded up: ea a (+ 2^-1070 for the tanh form) */
+    double bound = ea * av * (1 + 0x1p-50) + (form ? 0 : 0x1p-1070);
     n_checked++;
     double r = err / (av * 0x1p-106);
-    if (r > worst)
-        worst = r;
+    if (r > worst[form])
+        worst[form] = r;
     if (!(err <= bound)) {
-        printf("FAIL z = %a: a = %a + %a, off by %a, bound %a (%.1f u^2)\n", z, a.hi, a.lo,
-               err, bound, r);
+        printf("FAIL %s form, z = %a: a = %a + %a, off by %a, bound %a (%.1f u^2)\n",
+               form ? "sigmoid" : "tanh", z, a.hi, a.lo, err, bound, r);
         n_bad++;
     }
     mpfr_clears(t, v, d, (mpfr_ptr)0);
@@ -76,33 +85,39 @@ int main(int argc, char **argv)
     }
     long n = strtol(argv[1], NULL, 10);
     rng_state = strtoull(argv[2], NULL, 10);
-    mpfr_t c, s;
-    mpfr_inits2(300, c, s, (mpfr_ptr)0);
-    mpfr_set_str(c, "0.044715", 10, MPFR_RNDN);
-    mpfr_const_pi(s, MPFR_RNDN);
-    mpfr_ui_div(s, 2, s, MPFR_RNDN);
-    mpfr_sqrt(s, s, MPFR_RNDN);
-    mpfr_mul_ui(s, s, 2, MPFR_RNDN); /* 2 sqrt(2/pi) */
-    const uint32_t lo32 = bits_of(0x1p-126f), hi32 = bits_of(30.0f);
-    for (long i = 0; i < n; i++) {
-        check(f32_of(lo32 + (uint32_t)(next64() % (hi32 - lo32 + 1))), c, s);
-        double u1 = (double)(next64() >> 11) * 0x1p-53;
-        check(0x1p-500 * pow(30 * 0x1p500, u1), c, s);
-        check(30 * ((double)(next64() >> 11) * 0x1p-53), c, s);
-    }
-    /* c2 z^2 = 1 */
-    double zc = 1 / sqrt(0.044715);
-    const double edges[] = { 0x1p-500, 0x1.6a09e667f3bcdp-485, zc, 1, 2, 4, 8, 16, 30 };
-    for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
-        double e = edges[k];
-        uint32_t b = bits_of((float)e);
-        for (int j = -64; j <= 64; j++) {
-            check(f32_of(b + (uint32_t)j), c, s);
-            check(nextafter(e, j < 0 ? 0 : 64) + j * e * 0x1p-52, c, s);
+    mpfr_inits2(300, c2, s2, c17, (mpfr_ptr)0);
+    mpfr_set_str(c2, "0.044715", 10, MPFR_RNDN);
+    mpfr_set_str(c17, "1.702", 10, MPFR_RNDN);
+    mpfr_const_pi(s2, MPFR_RNDN);
+    mpfr_ui_div(s2, 2, s2, MPFR_RNDN);
+    mpfr_sqrt(s2, s2, MPFR_RNDN);
+    mpfr_mul_ui(s2, s2, 2, MPFR_RNDN); /* 2 sqrt(2/pi) */
+    for (int form = 0; form < 2; form++) {
+        double zmax = form ? 1200 : 30;
+        const uint32_t lo32 = bits_of(0x1p-126f), hi32 = bits_of((float)zmax);
+        for (long i = 0; i < n; i++) {
+            check(form, f32_of(lo32 + (uint32_t)(next64() % (hi32 - lo32 + 1))));
+            double u1 = (double)(next64() >> 11) * 0x1p-53;
+            check(form, 0x1p-500 * pow(zmax * 0x1p500, u1));
+            check(form, zmax * ((double)(next64() >> 11) * 0x1p-53));
+        }
+        /* c2 z^2 = 1 */
+        double zc = 1 / sqrt(0.044715);
+        const double edges[] = { 0x1p-500, 0x1.6a09e667f3bcdp-485, zc, 1, 2, 4, 8, 16, 30,
+                                 1200 };
+        for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
+            double e = edges[k];
+            uint32_t b = bits_of((float)e);
+            for (int j = -64; j <= 64; j++) {
+                check(form, f32_of(b + (uint32_t)j));
+                check(form, nextafter(e, j < 0 ? 0 : 64) + j * e * 0x1p-52);
+            }
         }
     }
-    printf("%lu checked, %lu outside the bound; the largest error %.2f u^2 a (claimed %.0f)\n",
-           n_checked, n_bad, worst, GR_TANH_ARG_EA * 0x1p106);
-    mpfr_clears(c, s, (mpfr_ptr)0);
-    return n_bad != 0 || n_checked < (unsigned long)n;
+    printf("%lu checked, %lu outside the bound; the largest error %.2f u^2 a for the tanh "
+           "form (claimed %.0f), %.2f for the sigmoid form (claimed %.0f)\n",
+           n_checked, n_bad, worst[0], GR_TANH_ARG_EA * 0x1p106, worst[1],
+           GR_SIGMOID_ARG_EA * 0x1p106);
+    mpfr_clears(c2, s2, c17, (mpfr_ptr)0);
+    return n_bad != 0 || n_checked < 2 * (unsigned long)n;
 }
