@@ -237,12 +237,16 @@ static inline void v_gelu(V x, struct vout *o)
         __m128i q;
         V p = vmul(vmul(v_exp_neg_d(y, &q), VS(gr_fast_inv_sqrt2pi.hi)), v_mills_d(z));
         V neg = vlt(x, VS(0.0));
-        /* x > 0: s = p 2^-q, served where q <= 1022 (dd_ldexp's product) and s >= 2^-45
-         * (else the one-sided enclosure) */
-        V s = vmul(p, v_pow2_neg(q));
-        V ok = vand(main, vor(neg, vand(v_q_normal(q), vge(s, VS(0x1p-45)))));
-        V m = vsel(neg, vmul(p, x), vmul(vsub(VS(1.0), s), x));
-        v_value(m, vand(neg, v_negq(q)), VS(12 * UD), ok, o);
+        if (_mm256_movemask_pd(vandnot(neg, main)) == 0) { /* no lane of x > 0 to serve */
+            v_value(vmul(p, x), v_negq(q), VS(12 * UD), main, o);
+        } else {
+            /* x > 0: s = p 2^-q, served where q <= 1022 (dd_ldexp's product) and s >= 2^-45
+             * (else the one-sided enclosure) */
+            V s = vmul(p, v_pow2_neg(q));
+            V ok = vand(main, vor(neg, vand(v_q_normal(q), vge(s, VS(0x1p-45)))));
+            V m = vsel(neg, vmul(p, x), vmul(vsub(VS(1.0), s), x));
+            v_value(m, vand(neg, v_negq(q)), VS(12 * UD), ok, o);
+        }
     }
     if (v_any(ser)) { /* x/2 + T */
         V q = vmul(x, x);
