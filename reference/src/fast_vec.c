@@ -28,7 +28,6 @@
 #include "fast_phi.h" /* fast.h, and INV_LN2_1024 */
 
 #define UD 0x1p-53 /* u */
-#define U2 0x1p-106
 
 typedef __m256d V;
 typedef struct {
@@ -318,8 +317,8 @@ static inline void v_gelu_grad(V x, struct vout *o)
     }
 }
 
-/* gr_fast_tanh_arg_d and gr_fast_sigmoid_arg_d, and encl_weight: w = E 2^-q, its error ew; ok cleared
- * where a.hi > GR_EXP_YMAX (or NaN) or E < 0 */
+/* gr_fast_tanh_arg_d and gr_fast_sigmoid_arg_d (fast_phi.h), and encl_weight: w = E 2^-q,
+ * its error ew; ok cleared where a.hi > GR_EXP_YMAX (or NaN) or E < 0 */
 static inline V v_weight(V z, int tanh_form, __m128i *q, V *ew, V *ok)
 {
     vdd a;
