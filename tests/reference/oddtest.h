@@ -1,9 +1,11 @@
-/* Helpers of the tests of geluref_eval_odd() and its batch and run forms (test_fast.c,
- * test_batch.c, test_run.c): a seedable generator and the comparison of two results. */
+/* Helpers of the reference's tests (test_fast.c, test_batch.c, test_run.c, the double tier's
+ * test_fast_encl*.c and test_fast_arg.c): a seedable generator, binary32 bits and values, and
+ * the comparison of two results. */
 #ifndef ODDTEST_H
 #define ODDTEST_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "geluref.h"
 
@@ -16,6 +18,20 @@ static inline uint64_t next64(void)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
     return z ^ (z >> 31);
+}
+
+/* A binary32 value from its bits, as a double (exact), and the bits of a binary32 value. */
+static inline double f32_of(uint32_t b)
+{
+    float v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+static inline uint32_t f32_bits(float v)
+{
+    uint32_t b;
+    memcpy(&b, &v, sizeof b);
+    return b;
 }
 
 /* Every field of two results equal. */

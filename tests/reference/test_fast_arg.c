@@ -64,20 +64,6 @@ static void check(int form, double z)
     mpfr_clears(t, v, d, (mpfr_ptr)0);
 }
 
-static double f32_of(uint32_t b)
-{
-    float v;
-    memcpy(&v, &b, sizeof v);
-    return v;
-}
-
-static uint32_t bits_of(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -95,7 +81,7 @@ int main(int argc, char **argv)
     mpfr_mul_ui(s2, s2, 2, MPFR_RNDN); /* 2 sqrt(2/pi) */
     for (int form = 0; form < 2; form++) {
         double zmax = form ? 1200 : 30;
-        const uint32_t lo32 = bits_of(0x1p-126f), hi32 = bits_of((float)zmax);
+        const uint32_t lo32 = f32_bits(0x1p-126f), hi32 = f32_bits((float)zmax);
         for (long i = 0; i < n; i++) {
             check(form, f32_of(lo32 + (uint32_t)(next64() % (hi32 - lo32 + 1))));
             double u1 = (double)(next64() >> 11) * 0x1p-53;
@@ -108,7 +94,7 @@ int main(int argc, char **argv)
                                  1200 };
         for (size_t k = 0; k < sizeof edges / sizeof edges[0]; k++) {
             double e = edges[k];
-            uint32_t b = bits_of((float)e);
+            uint32_t b = f32_bits((float)e);
             for (int j = -64; j <= 64; j++) {
                 check(form, f32_of(b + (uint32_t)j));
                 check(form, nextafter(e, j < 0 ? 0 : 64) + j * e * 0x1p-52);

@@ -102,13 +102,6 @@ static void check(enum geluref_func f, double x, encl_n_fn *variants, const char
     mpfr_clears(xm, v, d, b, (mpfr_ptr)0);
 }
 
-static double f32_of(uint32_t b)
-{
-    float v;
-    memcpy(&v, &b, sizeof v);
-    return v;
-}
-
 int main(int argc, char **argv)
 {
     encl_n_fn variants[NV] = { gr_fast_encl_n_generic, NULL, NULL };

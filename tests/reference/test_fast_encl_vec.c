@@ -32,20 +32,6 @@
 
 static unsigned long n_cmp, n_served, n_bad;
 
-static double f32_of(uint32_t b)
-{
-    float v;
-    memcpy(&v, &b, sizeof v);
-    return v;
-}
-
-static uint32_t bits_of(float v)
-{
-    uint32_t b;
-    memcpy(&b, &v, sizeof b);
-    return b;
-}
-
 /* xs[0 .. n-1] in batches of every length and offset through both variants. */
 static void compare(enum geluref_func f, const double *xs, size_t n)
 {
@@ -133,7 +119,7 @@ int main(int argc, char **argv)
         }
         k = 0;
         for (unsigned long i = 0; i < n / 8; i++) {
-            uint32_t b = bits_of((float)(((double)(next64() >> 11) * 0x1p-53 - 0.5) * 128));
+            uint32_t b = f32_bits((float)(((double)(next64() >> 11) * 0x1p-53 - 0.5) * 128));
             for (int d = 0; d < 16; d++)
                 xs[k++] = f32_of(b + (uint32_t)d);
         }
@@ -141,7 +127,7 @@ int main(int argc, char **argv)
         k = 0;
         for (size_t j = 0; j < ne; j++)
             for (int s = -1; s <= 1; s += 2) {
-                uint32_t c = bits_of((float)(s * edges[j]));
+                uint32_t c = f32_bits((float)(s * edges[j]));
                 for (int d = -64; d <= 64; d++) {
                     uint32_t b = c + (uint32_t)d;
                     if (((b ^ c) & 0x80000000u) == 0) /* the same sign */
