@@ -570,25 +570,27 @@ static size_t quick_over(const struct geluref_encl *e, const unsigned char *sel,
         uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
         unsigned char okc[ULP_MEAS_BLOCK / 2];
         size_t m = 0;
-        /* words of eight flags (0 or 1 each): the selected inputs of a whole word one by
-         * one, by the lowest set bit (a sparse selection copies only what it selects); a
-         * last partial word input by input */
-        size_t q = 0;
-        for (; q + 8 <= k; q += 8)
-            for (uint64_t w = flags8(sel + q); w != 0; w &= w - 1) {
+        /* words of eight flags (0 or 1 each; a last partial word padded with zeros): the
+         * selected inputs one by one, by the lowest set bit (a sparse selection copies only
+         * what it selects); flag j of a word is its byte j, bit 8j once in little-endian
+         * order */
+        for (size_t q = 0; q < k; q += 8) {
+            uint64_t w = 0;
+            if (q + 8 <= k)
+                w = flags8(sel + q);
+            else
+                memcpy(&w, sel + q, k - q);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+            w = __builtin_bswap64(w);
+#endif
+            for (; w != 0; w &= w - 1) {
                 size_t i = q + ((size_t)__builtin_ctzll(w) >> 3);
                 ec[m] = e[i];
                 xc[m] = x[i];
                 yc[m] = y[i];
                 idx[m++] = (unsigned char)i;
             }
-        for (; q < k; q++)
-            if (sel[q]) {
-                ec[m] = e[q];
-                xc[m] = x[q];
-                yc[m] = y[q];
-                idx[m++] = (unsigned char)q;
-            }
+        }
         if (m == 0) /* nr > 0 says otherwise; for the compiler */
             return 0;
         memset(okc, 1, m);
