@@ -248,6 +248,16 @@ struct geluref_encl {
 GELUREF_API size_t geluref_enclose_n(enum geluref_func f, const double *x, size_t n,
                                      struct geluref_encl *out, unsigned char *ok);
 
+/* appended after 0.2.0: +1 when f is known non-decreasing on [lo, hi] (closed; infinite ends
+ * allowed), -1 when known non-increasing, 0 when not known (a NaN end, lo > hi, an interval
+ * holding an extremum or its neighbourhood, gelu_tanh, gelu_sigmoid, gelu_tanh_grad, the
+ * functions 10 and 11).  Known: normcdf and erf increasing and erfc decreasing everywhere;
+ * normpdf increasing up to 0 and decreasing from it; gelu decreasing up to -0.755 and
+ * increasing from -0.748 (its minimum is at -0.7518); gelu_grad decreasing up to -1.415,
+ * increasing on [-1.414, 1.414], decreasing from 1.415 (extrema at -+sqrt2).  The ulp sweep
+ * bounds f over a run of inputs by its enclosures at the run's ends (suites/ulp_lane.h). */
+GELUREF_API int geluref_monotone(enum geluref_func f, double lo, double hi);
+
 /* ---- dtype values ---- */
 /* Sets v (any precision >= the dtype's) to the exact value of bits; NaN for NaN. */
 GELUREF_API void geluref_bits_to_mpfr(mpfr_ptr v, enum geluref_dtype dt, uint64_t bits);
