@@ -507,6 +507,7 @@ struct fused_state {
      * the same results either way */
     unsigned skip_own, skip_ex;
     unsigned skip_qown, skip_qex; /* the quick lanes' likewise (a quarter) */
+    unsigned skip_span;           /* the span lane's (half) */
 };
 
 /* Blocks without a lane after one where it took fewer than half (fused_state.skip_own). */
@@ -969,14 +970,15 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     const struct gs_policy_values *v = &c->pv;
     static _Thread_local struct fused_state fs;
     double xd[ULP_MEAS_BLOCK];
-    struct geluref_encl en[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK];
+    struct geluref_encl en[ULP_MEAS_BLOCK];
+    /* the exact function's (kept between blocks: where the span lane takes an input, its
+     * entry keeps an earlier block's enclosure, which the lanes read and mask off) */
+    static _Thread_local struct geluref_encl ex[ULP_MEAS_BLOCK];
     unsigned char ok[ULP_MEAS_BLOCK], okx[ULP_MEAS_BLOCK];
     const uint64_t *x = a->x + i0, *y = a->y + i0;
     for (size_t q = 0; q < k; q++)
         xd[q] = value_of_x(GELUREF_F32, x[q]);
     geluref_enclose_n(c->func, xd, k, en, ok);
-    if (u->exact)
-        geluref_enclose_n(u->exact, xd, k, ex, okx);
     /* pass 1.  Where the block's inputs (a local item's share a binade) lie between two
      * patterns of one sign and one region (their binade's ends, else their least and
      * greatest), that is every input's region (a region is an interval, and |x| grows with
@@ -1021,6 +1023,31 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * that takes few of it does not say that it would take few of the next */
     int fresh_own = one_rg && a->loc[rg0].points == 0;
     int fresh_ex = one_rg && u->exact && a->ex_loc[rg0].points == 0;
+    /* The exact function's enclosures: of every input, or, for the span lane (ulp_lane.h),
+     * first of the ends of each GS_SPAN inputs only, in an exhaustive sweep (whose items hold
+     * their binade's inputs in increasing patterns, item_inputs, of one sign where one_rg: so
+     * in increasing or decreasing value, each run's between its ends) where the exact
+     * function is monotone over the block (geluref_monotone).  The inputs the span lane
+     * leaves get theirs after it. */
+    struct gs_fused_span sp[ULP_MEAS_BLOCK / GS_SPAN + 1];
+    int span = u->exhaustive && u->exact && one_rg && fs.skip_span == 0 && k > GS_SPAN &&
+               x[0] < x[k - 1] &&
+               geluref_monotone(u->exact, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0;
+    size_t nsb = (k - 1) / GS_SPAN + 1; /* runs: j covers inputs GS_SPAN j .. (ends) */
+    if (span) {
+        double xe[ULP_MEAS_BLOCK / GS_SPAN + 2];
+        struct geluref_encl ee[ULP_MEAS_BLOCK / GS_SPAN + 2];
+        unsigned char oke[ULP_MEAS_BLOCK / GS_SPAN + 2];
+        for (size_t j = 0; j <= nsb; j++)
+            xe[j] = xd[GS_SPAN * j < k - 1 ? GS_SPAN * j : k - 1];
+        geluref_enclose_n(u->exact, xe, nsb + 1, ee, oke);
+        for (size_t j = 0; j < nsb; j++)
+            gs_fused_span_of(&ee[j], oke[j], &ee[j + 1], oke[j + 1], &sp[j]);
+        ex[k - 1] = ee[nsb]; /* for the last input's measurement below */
+        okx[k - 1] = oke[nsb];
+    } else if (u->exact) {
+        geluref_enclose_n(u->exact, xd, k, ex, okx);
+    }
     /* The exact function's measurement of the block's last input first, where the enclosure
      * decides it with V itself known (exact_errs: fused_meas_of is then its measurement, as in
      * pass 3), or accounts it at once: an approximation's errors against the exact function
@@ -1035,8 +1062,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * kernel's own measurement taken first likewise gained nothing: its errors grow along
      * fewer tails, and its accounting is dearer.) */
     size_t pre_x = k; /* the input whose exact function's measurement is done */
-    for (size_t q = k - 1; u->exact && k > 1 && pre_x == k && q + PRE_X_TRIES >= k && q > 0;
-         q--) {
+    for (size_t q = k - 1;
+         u->exact && k > 1 && pre_x == k && q + (span ? 1 : PRE_X_TRIES) >= k && q > 0; q--) {
         enum gs_region rg = one_rg ? rg0 : region_of(GELUREF_F32, x[q]);
         int dx = fused_quick(&ex[q], okx[q], y[q], x[q], &a->ex_loc[rg], NULL, NULL, rg,
                              &fs.fx[q]);
@@ -1067,6 +1094,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     fs.skip_ex -= fs.skip_ex > 0;
     fs.skip_qown -= fs.skip_qown > 0;
     fs.skip_qex -= fs.skip_qex > 0;
+    fs.skip_span -= fs.skip_span > 0;
     /* the lanes' decisions for the whole block at once (four at a time where the CPU allows:
      * ulp_lane.h), on the maxima and worst lists of its start: pass 1 changes neither (it
      * only counts; the exact function's last input was accounted above), so a decision made
@@ -1088,6 +1116,48 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
             if (failed[i])
                 gs_findings_count_more(&a->f, failed_kinds[i], rg0, failed[i]);
     }
+    /* The span lane over the block but its last input (whose enclosure is known: its
+     * measurement was accounted above or is left to the lanes and passes below), on the
+     * maxima after that measurement: what it takes is counted into the statistics at once
+     * (one point each, its bucket, neither correctly rounded nor faithful) and done.  Then
+     * the enclosures of the inputs it left, side by side; those it took are not enclosed (ok
+     * 0: the lanes mask them off, no pass reads them).  The same result: each input is either
+     * certain (as the quick lane's) or measured as before. */
+    unsigned char tk_span[ULP_MEAS_BLOCK];
+    uint64_t n_span = 0;
+    if (span) {
+        unsigned char oks[ULP_MEAS_BLOCK];
+        memset(oks, 1, k - 1);
+        oks[k - 1] = 0;
+        struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
+        struct gs_quick_counts cs;
+        memset(&cs, 0, sizeof cs);
+        gs_fused_span_lane_n(sp, oks, y, k, &b, tk_span, &cs);
+        n_span = cs.n;
+        struct gs_errstat *sx = &a->ex_loc[rg0];
+        sx->points += cs.n;
+        for (int i = 0; i < GS_HIST_N; i++)
+            sx->hist[i] += cs.hist[i];
+        double xl[ULP_MEAS_BLOCK];
+        unsigned char il[ULP_MEAS_BLOCK], okl[ULP_MEAS_BLOCK];
+        struct geluref_encl el[ULP_MEAS_BLOCK];
+        size_t nl = 0;
+        memset(okx, 0, k - 1);
+        for (size_t q = 0; q + 1 < k; q++) { /* (no branch: the takes are mixed) */
+            xl[nl] = xd[q];
+            il[nl] = (unsigned char)q;
+            nl += !tk_span[q];
+        }
+        if (nl > 0) {
+            geluref_enclose_n(u->exact, xl, nl, el, okl);
+            for (size_t j = 0; j < nl; j++) {
+                ex[il[j]] = el[j];
+                okx[il[j]] = okl[j];
+            }
+        }
+        if (2 * n_span < k && !fresh_ex)
+            fs.skip_span = FUSED_LANE_SKIP;
+    }
     if (any_ex) {
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
         if (pre_x < k)
@@ -1098,11 +1168,26 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     if (quick_own && 4 * n_own < k && !fresh_own)
         fs.skip_qown = FUSED_LANE_SKIP;
-    if (quick_ex && 4 * n_ex < k && !fresh_ex)
+    if (n_span > 0) { /* the span lane's inputs are done, as the other lanes' */
+        if (!any_ex) {
+            memcpy(tk_ex, tk_span, k);
+        } else {
+            size_t q = 0;
+            for (; q + 8 <= k; q += 8) {
+                uint64_t w = flags8(tk_ex + q) | flags8(tk_span + q);
+                memcpy(tk_ex + q, &w, sizeof w);
+            }
+            for (; q < k; q++)
+                tk_ex[q] |= tk_span[q];
+        }
+        any_ex = 1;
+    }
+    /* (the exact function's lanes against the inputs the span lane left them) */
+    if (quick_ex && 4 * n_ex < k - n_span && !fresh_ex)
         fs.skip_qex = FUSED_LANE_SKIP;
     if (lane_own && 2 * crn_own < k && !fresh_own)
         fs.skip_own = FUSED_LANE_SKIP;
-    if (lane_ex && 2 * crn_ex < k && !fresh_ex)
+    if (lane_ex && 2 * crn_ex < k - n_span && !fresh_ex)
         fs.skip_ex = FUSED_LANE_SKIP;
     /* The inputs both lanes took (the exact function's, where there is one, or its last
      * input accounted above) are done: the loop below gives them their states without the

@@ -8,12 +8,15 @@
 #ifndef GELUCHECK_ULP_LANE_H
 #define GELUCHECK_ULP_LANE_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <geluref.h>
 
 #include "suites.h"
+#include "ulp_fused.h" /* gs_fused_pow2 */
 
 void gs_fused_cr_lane_n(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y,
                         size_t k, int64_t emax, double max_rel, unsigned char *take);
@@ -84,6 +87,146 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
                                 const uint64_t *x, const uint64_t *y, size_t k,
                                 const struct gs_quick_bounds *b, unsigned char *take,
                                 struct gs_quick_counts *cnt, const struct gs_quick_errs *er);
+#endif
+
+
+/* The span lane: the exact function's measurement of an approximation kernel (ulp.c
+ * fused_block) from enclosures at the ends of runs of GS_SPAN inputs instead of one enclosure
+ * an input.  Where f is monotone over the run's inputs (geluref_monotone, the inputs sorted),
+ * f(x) of each lies between f at the run's ends, so between their enclosures a and b; where
+ * these share f's sign and a normal binade E, in units of its ulp 2^k (k = E - 23) the
+ * enclosures (ms_i - es_i, ms_i + es_i) give lo = min(ms_a - es_a, ms_b - es_b) and hi =
+ * max(ms_a + es_a, ms_b + es_b) (each one rounding: within 2^-30 of the real ends, both in
+ * [2^23, 2^24)), and the span
+ *   ms = (lo + hi) / 2,  w = (hi - lo) / 2 + 2^-15
+ * holds f(x) 2^-k and V 2^-k (V, f(x) rounded to odd at 40 bits, within 2^-16 of it) for every
+ * x of the run: ms is within 2^-30 of (lo + hi) / 2 (the sum rounds by 2^-29, the halving is
+ * exact), hi - lo is exact (Sterbenz), w's sum rounds by 2^-30, and 2^-15 exceeds 2^-16 + 4
+ * 2^-30.  The run's E holds for every x where lo - 2^-14 >= 2^23 and hi + 2^-14 < 2^24 (both
+ * exact comparisons: lo and hi are multiples of 2^-29).  Then for an output y of f's sign,
+ * finite and not zero, as for a decided measurement whose enclosure is (ms - w, ms + w)
+ * (ulp_fused.h, ulp.c fused_below_max's interval case): d = |y 2^-k - ms| rounded, measure.c's
+ * ulp error at most uh = (d + w)(1 + 2^-50), the absolute one at most uh 2^k (1 + 2^-50) +
+ * 2^-1074, the relative one below uh (1 + 2^-48) / ((ms - w)(1 - 2^-48)); and RN(f(x)) =
+ * r 2^k with r = floor(f(x) 2^-k + 1/2) (f(x) is never a 25-bit number: transcendental) in
+ * [rlo, rhi] = [floor(ms - w + 1/2 - 2^-20), floor(ms + w + 1/2 + 2^-20)], each computed
+ * with three roundings of at most 2^-29 (values below 2^25), which the 2^-20 outweighs, so
+ * y's cr_distance (bits, sign cleared) lies in [dlo, dhi], y's distances to the ends of that
+ * range.  An input is taken where y is at least 2 from it (neither correctly rounded nor
+ * faithful: RD and RU are within 1 of RN), dlo and dhi fall in one bucket of the histogram,
+ * and the three errors are below the maxima (strictly: no ties).  What the exact
+ * measurement adds for such an input is then certain: one point, not correctly rounded, not
+ * faithful, that bucket, the maxima unchanged.  (Where the approximation is close to the
+ * exact function, near 0, its errors are within a run's width and the lane takes little;
+ * ulp.c then leaves it out for a while.) */
+#define GS_SPAN 16
+struct gs_fused_span {
+    double ms, w;      /* f(x) 2^-k and V 2^-k within [ms - w, ms + w] */
+    double sc, p2k;    /* 2^-k = 2^(23 - E); 2^k */
+    int64_t rlo, rhi;  /* RN(f(x))'s bits, sign cleared, within [rlo, rhi] */
+    uint64_t sign;     /* f's sign, in bit 31 */
+    int ok;            /* 0: the run decides nothing */
+};
+
+/* The span of a run between the enclosures a and b (oka, okb: they hold; ulp.c checks that
+ * f is monotone between their inputs). */
+static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
+                                    const struct geluref_encl *b, int okb,
+                                    struct gs_fused_span *s)
+{
+    s->ok = 0;
+    if (!oka || !okb || a->side != 0 || b->side != 0)
+        return;
+    const struct geluref_encl *ab[2] = { a, b };
+    double lo = 0, hi = 0;
+    int64_t E = 0;
+    uint64_t sign = 0;
+    for (int i = 0; i < 2; i++) {
+        uint64_t mb;
+        memcpy(&mb, &ab[i]->m, sizeof mb);
+        int64_t em = (int64_t)(mb >> 52 & 0x7ff) - 1023;
+        if (em == -1023 || em == 1024)
+            return;
+        int64_t Ei = em + ab[i]->e;
+        uint64_t si = (mb >> 63) << 31;
+        uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
+        double ms, es = ab[i]->err * gs_fused_pow2(23 - em);
+        memcpy(&ms, &msb, sizeof ms);
+        double l = ms - es, h = ms + es;
+        if (i == 0) {
+            E = Ei;
+            sign = si;
+            lo = l;
+            hi = h;
+        } else {
+            if (Ei != E || si != sign)
+                return;
+            lo = l < lo ? l : lo;
+            hi = h > hi ? h : hi;
+        }
+    }
+    if (E < -126 || E > 127 || !(lo - 0x1p-14 >= 0x1p23) || !(hi + 0x1p-14 < 0x1p24))
+        return;
+    s->ms = (lo + hi) * 0.5;
+    s->w = (hi - lo) * 0.5 + 0x1p-15;
+    s->sc = gs_fused_pow2(23 - E);
+    s->p2k = gs_fused_pow2(E - 23);
+    int64_t base = (E + 126) * ((int64_t)1 << 23); /* bits of r 2^k: base + r */
+    s->rlo = base + (int64_t)floor(s->ms - s->w + 0.5 - 0x1p-20);
+    s->rhi = base + (int64_t)floor(s->ms + s->w + 0.5 + 0x1p-20);
+    s->sign = sign;
+    s->ok = 1;
+}
+
+/* Whether the span lane takes output y (binary32 bits) of a run of span s against the bounds
+ * b (their maxima; b->v is not read: the exact function is not judged); *bucket receives its
+ * cr_distance bucket. */
+static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t y,
+                                     const struct gs_quick_bounds *b, int *bucket)
+{
+    int64_t ymag = (int64_t)(y & 0x7fffffff);
+    if (!s->ok || (y & 0xffffffff80000000u) != s->sign || ymag == 0 || ymag >= 0x7f800000)
+        return 0;
+    int64_t dlo, dhi;
+    if (ymag < s->rlo) {
+        dlo = s->rlo - ymag;
+        dhi = s->rhi - ymag;
+    } else if (ymag > s->rhi) {
+        dlo = ymag - s->rhi;
+        dhi = ymag - s->rlo;
+    } else {
+        return 0;
+    }
+    int h = gs_hist_index(dlo);
+    if (dlo < 2 || h != gs_hist_index(dhi))
+        return 0;
+    uint32_t yb = (uint32_t)ymag;
+    float yf;
+    memcpy(&yf, &yb, sizeof yf);
+    double d = fabs((double)yf * s->sc - s->ms);
+    double uh = (d + s->w) * (1 + 0x1p-50);
+    if (!(uh < b->max_ulp && uh * s->p2k * (1 + 0x1p-50) + 0x1p-1074 < b->max_abs))
+        return 0;
+    if (!(uh * (1 + 0x1p-48) < b->max_rel * (s->ms - s->w) * (1 - 0x1p-48)))
+        return 0;
+    *bucket = h;
+    return 1;
+}
+
+/* take[q] = ok[q] && gs_fused_span_take(&s[q / GS_SPAN], y[q], b) for q < k, the taken ones'
+ * counts (n and their buckets; cr and faithful 0) added to *cnt.  Four at a time with AVX2
+ * where the CPU reports it (ulp_lane_avx2.c: the same operations in the same order, so the
+ * same decisions, checked by tests/suites/test_ulp_lane.c). */
+void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok,
+                          const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                          unsigned char *take, struct gs_quick_counts *cnt);
+void gs_fused_span_lane_n_generic(const struct gs_fused_span *s, const unsigned char *ok,
+                                  const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                                  unsigned char *take, struct gs_quick_counts *cnt);
+#if defined(GS_HAVE_AVX2_LANE)
+void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned char *ok,
+                               const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                               unsigned char *take, struct gs_quick_counts *cnt);
 #endif
 
 #endif

@@ -534,3 +534,106 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     gs_fused_quick_lane_n_generic(e + q, ok + q, x + q, y + q, k - q, b, take + q, cnt,
                                   er != NULL ? &rest : NULL);
 }
+
+/* The span lane (ulp_lane.h) four outputs at a time, run by run (each run's span broadcast
+ * once): gs_fused_span_take's tests on 64-bit integers (the sign, a zero or non-finite
+ * output, the distances to [rlo, rhi] and their buckets, counted as gs_hist_index counts
+ * them) and its double operations in order (ys = y sc, d = |ys - ms|, uh = (d + w)(1 +
+ * 2^-50), the three comparisons, the relative one's right side computed once as the scalar
+ * code computes it); a run's last inputs short of four one at a time. */
+_Static_assert(GS_SPAN % 4 == 0 && GS_HIST_N == 8, "a run is whole batches of four; \">256\" is 6");
+void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned char *ok,
+                               const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                               unsigned char *take, struct gs_quick_counts *cnt)
+{
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi64x(1);
+    const __m256i ymagm = _mm256_set1_epi64x(0x7fffffff), cinf = _mm256_set1_epi64x(0x7f800000);
+    const __m256i signm = _mm256_set1_epi64x((int64_t)0xffffffff80000000u);
+    const __m256i t2 = _mm256_set1_epi64x(2), t4 = _mm256_set1_epi64x(4);
+    const __m256i t16 = _mm256_set1_epi64x(16), t256 = _mm256_set1_epi64x(256);
+    const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
+    const __m256d c50 = _mm256_set1_pd(1 + 0x1p-50), c48 = _mm256_set1_pd(1 + 0x1p-48);
+    const __m256d tiny = _mm256_set1_pd(0x1p-1074);
+    const __m256d vmu = _mm256_set1_pd(b->max_ulp), vma = _mm256_set1_pd(b->max_abs);
+    const __m256i m4 = _mm256_set1_epi64x(-4);
+    uint64_t n = 0, ntop = 0, h[4][GS_HIST_N - 1];
+    memset(h, 0, sizeof h);
+    for (size_t j = 0; j * GS_SPAN < k; j++) {
+        const struct gs_fused_span *sp = &s[j];
+        size_t q = j * GS_SPAN, end = q + GS_SPAN < k ? q + GS_SPAN : k;
+        if (!sp->ok) {
+            memset(take + q, 0, end - q);
+            continue;
+        }
+        const __m256i vsign = _mm256_set1_epi64x((int64_t)sp->sign);
+        const __m256i rlo = _mm256_set1_epi64x(sp->rlo), rhi = _mm256_set1_epi64x(sp->rhi);
+        const __m256d vsc = _mm256_set1_pd(sp->sc), vms = _mm256_set1_pd(sp->ms);
+        const __m256d vw = _mm256_set1_pd(sp->w), vp2k = _mm256_set1_pd(sp->p2k);
+        const __m256d vrel = _mm256_set1_pd(b->max_rel * (sp->ms - sp->w) * (1 - 0x1p-48));
+        for (; q + 4 <= end; q += 4) {
+            uint32_t okw;
+            memcpy(&okw, ok + q, sizeof okw);
+            if (okw == 0) {
+                memset(take + q, 0, 4);
+                continue;
+            }
+            __m256i okv =
+                _mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero);
+            __m256i yv = _mm256_loadu_si256((const __m256i *)(const void *)&y[q]);
+            __m256i ymag = _mm256_and_si256(yv, ymagm);
+            __m256i good = _mm256_cmpeq_epi64(_mm256_and_si256(yv, signm), vsign);
+            good = _mm256_and_si256(good, _mm256_and_si256(_mm256_cmpgt_epi64(ymag, zero),
+                                                           _mm256_cmpgt_epi64(cinf, ymag)));
+            __m256i below = _mm256_cmpgt_epi64(rlo, ymag), above = _mm256_cmpgt_epi64(ymag, rhi);
+            good = _mm256_and_si256(good, _mm256_or_si256(below, above));
+            __m256i dlo = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, rhi),
+                                             _mm256_sub_epi64(rlo, ymag), below);
+            __m256i dhi = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, rlo),
+                                             _mm256_sub_epi64(rhi, ymag), below);
+            good = _mm256_and_si256(good, _mm256_cmpgt_epi64(dlo, one));
+            /* the buckets (gs_hist_index: the ends 0, 1, 2, 4, 16, 256 exceeded; dlo > 1
+             * exceeds the first two) as minus the count of the ends 2, 4, 16 and 256 */
+            __m256i hlo = _mm256_add_epi64(
+                _mm256_add_epi64(_mm256_cmpgt_epi64(dlo, t2), _mm256_cmpgt_epi64(dlo, t4)),
+                _mm256_add_epi64(_mm256_cmpgt_epi64(dlo, t16), _mm256_cmpgt_epi64(dlo, t256)));
+            __m256i hhi = _mm256_add_epi64(
+                _mm256_add_epi64(_mm256_cmpgt_epi64(dhi, t2), _mm256_cmpgt_epi64(dhi, t4)),
+                _mm256_add_epi64(_mm256_cmpgt_epi64(dhi, t16), _mm256_cmpgt_epi64(dhi, t256)));
+            good = _mm256_and_si256(good, _mm256_cmpeq_epi64(hlo, hhi));
+            /* the errors */
+            __m128 yf = _mm256_castps256_ps128(
+                _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(ymag, lo32)));
+            __m256d ys = _mm256_mul_pd(_mm256_cvtps_pd(yf), vsc);
+            __m256d d = _mm256_and_pd(_mm256_sub_pd(ys, vms), absmask);
+            __m256d uh = _mm256_mul_pd(_mm256_add_pd(d, vw), c50);
+            __m256d ab = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(uh, vp2k), c50), tiny);
+            __m256d e3 = _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(uh, vmu, _CMP_LT_OQ),
+                                                     _mm256_cmp_pd(ab, vma, _CMP_LT_OQ)),
+                                       _mm256_cmp_pd(_mm256_mul_pd(uh, c48), vrel, _CMP_LT_OQ));
+            good = _mm256_and_si256(_mm256_and_si256(good, okv), _mm256_castpd_si256(e3));
+            unsigned gb = bits4(good);
+            uint32_t tw = spread4(gb);
+            memcpy(take + q, &tw, sizeof tw);
+            if (gb == 0)
+                continue;
+            /* the bucket ">256" (an approximation's tail) by its mask, the others lane by
+             * lane */
+            unsigned top = gb & bits4(_mm256_cmpeq_epi64(hlo, m4));
+            n += (unsigned)__builtin_popcount(gb);
+            ntop += (unsigned)__builtin_popcount(top);
+            if (top == gb)
+                continue;
+            int64_t hv[4];
+            _mm256_storeu_si256((__m256i *)(void *)hv, hlo);
+            for (int i = 0; i < 4; i++)
+                h[i][2 - hv[i]] += (gb & ~top) >> i & 1;
+        }
+        if (q < end) /* fewer than four: their run is s[0] of the rest */
+            gs_fused_span_lane_n_generic(sp, ok + q, y + q, end - q, b, take + q, cnt);
+    }
+    cnt->n += n;
+    cnt->hist[GS_HIST_N - 2] += ntop; /* ">256" */
+    for (int i = 0; i < GS_HIST_N - 1; i++)
+        cnt->hist[i] += h[0][i] + h[1][i] + h[2][i] + h[3][i];
+}

@@ -1,0 +1,226 @@
+/* The span lane (suites/ulp_lane.h gs_fused_span_of, gs_fused_span_take and the lane over a
+ * block, suites/ulp_lane_avx2.c) against gs_measure, the measurement from the value rounded
+ * to odd:
+ *   runs     of 2 to 48 binary32 inputs (17 and 33 more often) in increasing patterns
+ *            (consecutive, or with gaps)
+ *            from random points of every function geluref_monotone claims (gelu, gelu_grad,
+ *            normcdf, normpdf, erf, erfc), where it claims the run; the enclosures at the
+ *            ends of each GS_SPAN inputs (geluref_enclose_n) give the spans, as ulp.c's
+ *            fused_block forms them;
+ *   outputs  RN(f(x)) moved by the ends of the cr_distance buckets (2, 3, 4, 5, 16, 17,
+ *            256, 257) and by more, either way, scaled by 1 + 2^-j (an approximation's
+ *            error), of the other sign, zero, infinite, NaN;
+ *   bounds   maxima at, just above and just below the errors of one of the run's
+ *            measurements, above them all, none yet (-1), NaN.
+ * Every span that holds must hold RN(f(x)) of each input of its run within [rlo, rhi]; every
+ * output the lane takes must measure as neither correctly rounded nor faithful, in the
+ * bucket the lane counts, with its three errors below the maxima.  The lane four at a time
+ * (AVX2, where the CPU reports it) must give the same decisions and counts as one at a
+ * time.  It must take some outputs, in each bucket from "2" to ">256", and refuse others, so
+ * that a wrong decision could show.  Usage: test_ulp_span N SEED. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ulp_fused.h"
+#include "ulp_lane.h"
+
+#define MAXR 48
+
+static uint64_t rng = 88172645463325252u;
+static uint64_t next(void)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return rng;
+}
+
+static double f32_of(uint64_t b)
+{
+    uint32_t u = (uint32_t)b;
+    float v;
+    memcpy(&v, &u, sizeof v);
+    return v;
+}
+
+/* One of the maxima: at, next to or far from v. */
+static double bound_near(double v)
+{
+    switch (next() % 8) {
+    case 0: return INFINITY;
+    case 1: return next() % 4 ? -1 : NAN;
+    case 2: return v;
+    case 3: return v * (1 + 0x1p-45);
+    case 4: return v * (1 - 0x1p-45);
+    default: return v * (1 + ldexp(1.0, -(int)(next() % 30)));
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) {
+        fprintf(stderr, "usage: test_ulp_span N SEED\n");
+        return 2;
+    }
+    long n = atol(argv[1]);
+    rng += (uint64_t)atol(argv[2]) * 0x9e3779b97f4a7c15u;
+    static const enum geluref_func fs[] = { GELUREF_GELU, GELUREF_GELU_GRAD, GELUREF_NORMCDF,
+                                            GELUREF_NORMPDF, GELUREF_ERF, GELUREF_ERFC };
+    static const int64_t moves[] = { 2, 3, 4, 5, 16, 17, 256, 257, 1000, 100000 };
+    struct gs_ref *ref = gs_ref_new(NULL);
+    int avx2 = 0;
+#if defined(GS_HAVE_AVX2_LANE)
+    avx2 = __builtin_cpu_supports("avx2");
+#endif
+    unsigned long runs = 0, spans = 0, spans_ok = 0, outs = 0, taken = 0, wrong = 0, differ = 0,
+                  bucket[GS_HIST_N] = { 0 }, near_max = 0;
+    for (long it = 0; it < n; it++) {
+        enum geluref_func f = fs[next() % (sizeof fs / sizeof fs[0])];
+        /* a last run of one input now and then (len 17 or 33: its span is one enclosure,
+         * narrow enough for the buckets "2" and "3-4") */
+        size_t len = next() % 4 ? 2 + next() % (MAXR - 1) : 1 + GS_SPAN * (1 + next() % 2);
+        /* a start of either sign with |x| in [2^-6, 2^5), increasing patterns */
+        uint64_t x[MAXR];
+        double xd[MAXR];
+        uint64_t xb = (uint64_t)(next() % 2) << 31 |
+                      (((uint64_t)(127 - 6 + next() % 11) << 23) + (next() & 0x7fffff));
+        uint64_t gap = next() % 3 ? 1 : 1 + next() % 4000;
+        for (size_t i = 0; i < len; i++) {
+            x[i] = xb + i * gap;
+            xd[i] = f32_of(x[i]);
+        }
+        double lo = fmin(xd[0], xd[len - 1]), hi = fmax(xd[0], xd[len - 1]);
+        if ((x[len - 1] & 0x7fffffff) >= 0x7f800000 || geluref_monotone(f, lo, hi) == 0)
+            continue;
+        runs++;
+        /* the spans: ends min(GS_SPAN j, len - 1) */
+        size_t nsb = (len - 1) / GS_SPAN + 1, ne = nsb + 1;
+        double ex[MAXR / GS_SPAN + 2];
+        struct geluref_encl en[MAXR / GS_SPAN + 2];
+        unsigned char eok[MAXR / GS_SPAN + 2];
+        for (size_t j = 0; j < ne; j++)
+            ex[j] = xd[GS_SPAN * j < len - 1 ? GS_SPAN * j : len - 1];
+        geluref_enclose_n(f, ex, ne, en, eok);
+        struct gs_fused_span s[MAXR / GS_SPAN + 1];
+        for (size_t j = 0; j < nsb; j++) {
+            gs_fused_span_of(&en[j], eok[j], &en[j + 1], eok[j + 1], &s[j]);
+            spans++;
+            spans_ok += s[j].ok != 0;
+        }
+        /* the outputs, and every input's RN(f(x)) within its span's [rlo, rhi] */
+        uint64_t y[MAXR];
+        unsigned char ok[MAXR];
+        struct gs_meas m[MAXR];
+        for (size_t i = 0; i < len; i++) {
+            struct gs_meas w;
+            if (gs_measure(ref, f, GELUREF_F32, x[i], 0, &w) != GELUREF_OK) {
+                printf("FAIL: gs_measure %s x=0x%08llx\n", geluref_func_name(f),
+                       (unsigned long long)x[i]);
+                return 1;
+            }
+            const struct gs_fused_span *sp = &s[i / GS_SPAN];
+            int64_t wm = (int64_t)(w.want & 0x7fffffff);
+            if (sp->ok && ((w.want & 0x80000000) != sp->sign || wm < sp->rlo || wm > sp->rhi)) {
+                if (wrong++ < 20)
+                    printf("FAIL %s x=%a: RN(f(x)) 0x%08llx outside the span [0x%08llx, "
+                           "0x%08llx] of sign %llx\n",
+                           geluref_func_name(f), xd[i], (unsigned long long)w.want,
+                           (unsigned long long)sp->rlo, (unsigned long long)sp->rhi,
+                           (unsigned long long)sp->sign);
+            }
+            uint64_t sg = w.want & 0x80000000;
+            int64_t d = moves[next() % (sizeof moves / sizeof moves[0])];
+            switch (next() % 8) {
+            case 0: case 1: case 2: y[i] = sg | (uint64_t)(wm + (next() % 2 ? d : -d)); break;
+            case 3: {
+                double r = ldexp(1.0, -(int)(3 + next() % 20));
+                double v = f32_of(w.want) * (1 + (next() % 2 ? r : -r));
+                float fv = (float)v;
+                uint32_t b;
+                memcpy(&b, &fv, sizeof b);
+                y[i] = b;
+                break;
+            }
+            case 4: y[i] = w.want ^ 0x80000000u; break;
+            case 5: y[i] = sg | (next() % 3 ? 0 : 0x7f800000u + next() % 2); break;
+            default: y[i] = sg | (uint64_t)(wm + (int64_t)(next() % 41) - 20); break;
+            }
+            y[i] &= 0xffffffffu;
+            ok[i] = next() % 10 != 0;
+            if (gs_measure(ref, f, GELUREF_F32, x[i], y[i], &m[i]) != GELUREF_OK) {
+                printf("FAIL: gs_measure %s x=0x%08llx y=0x%08llx\n", geluref_func_name(f),
+                       (unsigned long long)x[i], (unsigned long long)y[i]);
+                return 1;
+            }
+        }
+        /* the maxima near one of the run's measurements */
+        const struct gs_meas *t = &m[next() % len];
+        struct gs_quick_bounds b;
+        memset(&b, 0, sizeof b);
+        b.max_ulp = bound_near(t->ulp);
+        b.max_abs = bound_near(t->abs_err);
+        b.max_rel = bound_near(t->rel_err);
+        unsigned char tg[MAXR], ta[MAXR];
+        struct gs_quick_counts cg, ca;
+        memset(&cg, 0, sizeof cg);
+        memset(&ca, 0, sizeof ca);
+        cg.n = ca.n = 5; /* added to */
+        gs_fused_span_lane_n_generic(s, ok, y, len, &b, tg, &cg);
+#if defined(GS_HAVE_AVX2_LANE)
+        if (avx2) {
+            memset(ta, 7, sizeof ta);
+            gs_fused_span_lane_n_avx2(s, ok, y, len, &b, ta, &ca);
+            if (memcmp(ta, tg, len) != 0 || memcmp(&ca, &cg, sizeof ca) != 0) {
+                if (differ++ < 20)
+                    printf("FAIL %s x=%a len %zu: four at a time decided otherwise\n",
+                           geluref_func_name(f), xd[0], len);
+            }
+        }
+#endif
+        (void)ta;
+        for (size_t i = 0; i < len; i++) {
+            outs++;
+            if (!tg[i])
+                continue;
+            taken++;
+            int h = -1;
+            if (!gs_fused_span_take(&s[i / GS_SPAN], y[i], &b, &h) || !ok[i]) {
+                if (wrong++ < 20)
+                    printf("FAIL: the lane took an output gs_fused_span_take refuses\n");
+                continue;
+            }
+            bucket[h]++;
+            const struct gs_meas *mi = &m[i];
+            near_max += mi->ulp > b.max_ulp * 0.5 || mi->rel_err > b.max_rel * 0.5;
+            if (mi->cr || mi->faithful || gs_hist_index(mi->cr_distance) != h ||
+                !(mi->ulp < b.max_ulp) || !(mi->abs_err < b.max_abs) ||
+                !(mi->rel_err < b.max_rel)) {
+                if (wrong++ < 20)
+                    printf("FAIL %s x=%a y=0x%08llx: taken in bucket %d, but gs_measure says "
+                           "cr %d faithful %d cr_distance %lld ulp %a abs %a rel %a (maxima "
+                           "%a %a %a)\n",
+                           geluref_func_name(f), xd[i], (unsigned long long)y[i], h, mi->cr,
+                           mi->faithful, (long long)mi->cr_distance, mi->ulp, mi->abs_err,
+                           mi->rel_err, b.max_ulp, b.max_abs, b.max_rel);
+            }
+        }
+    }
+    gs_ref_free(ref);
+    printf("%lu runs, %lu spans (%lu hold), %lu outputs, %lu taken (buckets 2 to >256: %lu %lu "
+           "%lu %lu %lu; %lu with an error above half its maximum), %lu wrong, %lu different "
+           "four at a time%s\n",
+           runs, spans, spans_ok, outs, taken, bucket[2], bucket[3], bucket[4], bucket[5],
+           bucket[6], near_max, wrong, differ, avx2 ? "" : " (no AVX2: not compared)");
+    int reached = 1;
+    for (int i = 2; i < GS_HIST_N - 1; i++)
+        reached &= bucket[i] > 0;
+    if (runs < (unsigned long)n / 4 || spans_ok < spans / 2 || taken < outs / 20 ||
+        outs - taken < outs / 5 || !reached || near_max == 0) {
+        printf("FAIL: too few runs, spans, outputs taken or refused, or buckets reached for the "
+               "comparison to mean anything\n");
+        return 1;
+    }
+    return wrong != 0 || differ != 0;
+}
