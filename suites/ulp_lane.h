@@ -216,7 +216,7 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t y,
 /* take[q] = ok[q] && gs_fused_span_take(&s[q / GS_SPAN], y[q], b) for q < k, the taken ones'
  * counts (n and their buckets; cr and faithful 0) added to *cnt.  Four at a time with AVX2
  * where the CPU reports it (ulp_lane_avx2.c: the same operations in the same order, so the
- * same decisions, checked by tests/suites/test_ulp_lane.c). */
+ * same decisions, checked by tests/suites/test_ulp_span.c with the decisions themselves). */
 void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok,
                           const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
                           unsigned char *take, struct gs_quick_counts *cnt);

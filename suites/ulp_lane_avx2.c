@@ -541,7 +541,8 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
  * them) and its double operations in order (ys = y sc, d = |ys - ms|, uh = (d + w)(1 +
  * 2^-50), the three comparisons, the relative one's right side computed once as the scalar
  * code computes it); a run's last inputs short of four one at a time. */
-_Static_assert(GS_SPAN % 4 == 0 && GS_HIST_N == 8, "a run is whole batches of four; \">256\" is 6");
+_Static_assert(GS_SPAN % 4 == 0 && GS_HIST_N == 8,
+               "a run is whole batches of four; \">256\" is bucket 6");
 void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned char *ok,
                                const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
                                unsigned char *take, struct gs_quick_counts *cnt)
