@@ -448,6 +448,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_sweep: --threads must be 1 or 2\n");
         return 2;
     }
+    if (o.repeat > 1 && !(o.only && strcmp(o.only, "table") == 0)) {
+        fprintf(stderr, "bench_sweep: --repeat applies to --only table only\n");
+        return 2;
+    }
     printf("bench_sweep: adapter %s, geluref %s, %ld CPUs online\n", o.adapter,
            geluref_version(), sysconf(_SC_NPROCESSORS_ONLN));
     if (o.only && strcmp(o.only, "table") == 0) {
