@@ -294,6 +294,17 @@ static inline __attribute__((always_inline)) double gs_fused_ys(uint64_t ymag, i
     return (double)yf * gs_fused_pow2(23 - E);
 }
 
+/* |m| 2^(23 - em) for a double m of exponent em (its bits mb): the exponent field replaced by
+ * 23's, exact; the enclosure's midpoint in units of its binade's ulp (gs_fused_common,
+ * gs_fused_quick_core, ulp_lane.h gs_fused_span_of). */
+static inline double gs_fused_ms_of(uint64_t mb)
+{
+    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
+    double ms;
+    memcpy(&ms, &msb, sizeof ms);
+    return ms;
+}
+
 /* The common case's scaling: for a two-sided enclosure e of a normal result whose binade E
  * (|m| 2^e in [2^E, 2^(E+1))) is at most emax, f(x) 2^-k in [*lo, *hi] (k = E - 23) with
  * *ms = |m| 2^(23 - em) (the exponent field replaced: exact) and the error scaled exactly
@@ -311,9 +322,7 @@ gs_fused_common(const struct geluref_encl *e, int64_t emax, uint64_t *mbp, int64
     int64_t E = em + e->e;
     if (E < -126 || E > emax || em == -1023 || em == 1024 || e->side != 0)
         return -1;
-    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
-    double ms;
-    memcpy(&ms, &msb, sizeof ms);
+    double ms = gs_fused_ms_of(mb);
     double es = e->err * gs_fused_pow2(23 - em);
     double lo = ms - es, hi = ms + es;
     /* The binade certain (2^23 <= lo, hi < 2^24) and no integer nor half-integer in [lo, hi],
@@ -523,9 +532,7 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
     if (E > 127 || em == -1023 || em == 1024 || e->side != 0 ||
         ((y & 0x80000000u) != sign && ymag != 0) || ymag >= 0x7f800000u)
         return 0;
-    uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
-    double ms;
-    memcpy(&ms, &msb, sizeof ms);
+    double ms = gs_fused_ms_of(mb);
     double es = e->err * gs_fused_pow2(23 - em);
     /* lo 2^16 and hi 2^16 as gs_fused_exact_errs (the scaling is exact) */
     double l16 = (ms - es) * 0x1p16, h16 = (ms + es) * 0x1p16;

@@ -16,7 +16,7 @@
 #include <geluref.h>
 
 #include "suites.h"
-#include "ulp_fused.h" /* gs_fused_pow2 */
+#include "ulp_fused.h" /* gs_fused_pow2, gs_fused_ms_of */
 
 void gs_fused_cr_lane_n(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y,
                         size_t k, int64_t emax, double max_rel, unsigned char *take);
@@ -149,9 +149,7 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
             return;
         int64_t Ei = em + ab[i]->e;
         uint64_t si = (mb >> 63) << 31;
-        uint64_t msb = (mb & 0x000fffffffffffffu) | (uint64_t)(23 + 1023) << 52;
-        double ms, es = ab[i]->err * gs_fused_pow2(23 - em);
-        memcpy(&ms, &msb, sizeof ms);
+        double ms = gs_fused_ms_of(mb), es = ab[i]->err * gs_fused_pow2(23 - em);
         double l = ms - es, h = ms + es;
         if (i == 0) {
             E = Ei;
