@@ -23,38 +23,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "oddtest.h" /* next64, f32_of (tests/reference) */
 #include "ulp_fused.h"
 #include "ulp_lane.h"
 
 #define MAXR 48
 
-static uint64_t rng = 88172645463325252u;
-static uint64_t next(void)
-{
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
-
-static double f32_of(uint64_t b)
-{
-    uint32_t u = (uint32_t)b;
-    float v;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
-
 /* One of the maxima: at, next to or far from v. */
 static double bound_near(double v)
 {
-    switch (next() % 8) {
+    switch (next64() % 8) {
     case 0: return INFINITY;
-    case 1: return next() % 4 ? -1 : NAN;
+    case 1: return next64() % 4 ? -1 : NAN;
     case 2: return v;
     case 3: return v * (1 + 0x1p-45);
     case 4: return v * (1 - 0x1p-45);
-    default: return v * (1 + ldexp(1.0, -(int)(next() % 30)));
+    default: return v * (1 + ldexp(1.0, -(int)(next64() % 30)));
     }
 }
 
@@ -65,7 +49,7 @@ int main(int argc, char **argv)
         return 2;
     }
     long n = atol(argv[1]);
-    rng += (uint64_t)atol(argv[2]) * 0x9e3779b97f4a7c15u;
+    rng_state = 88172645463325252u + (uint64_t)atol(argv[2]) * 0x9e3779b97f4a7c15u;
     static const enum geluref_func fs[] = { GELUREF_GELU, GELUREF_GELU_GRAD, GELUREF_NORMCDF,
                                             GELUREF_NORMPDF, GELUREF_ERF, GELUREF_ERFC };
     static const int64_t moves[] = { 2, 3, 4, 5, 16, 17, 256, 257, 1000, 100000 };
@@ -77,19 +61,19 @@ int main(int argc, char **argv)
     unsigned long runs = 0, spans = 0, spans_ok = 0, outs = 0, taken = 0, wrong = 0, differ = 0,
                   bucket[GS_HIST_N] = { 0 }, near_max = 0;
     for (long it = 0; it < n; it++) {
-        enum geluref_func f = fs[next() % (sizeof fs / sizeof fs[0])];
+        enum geluref_func f = fs[next64() % (sizeof fs / sizeof fs[0])];
         /* a last run of one input now and then (len 17 or 33: its span is one enclosure,
          * narrow enough for the buckets "2" and "3-4") */
-        size_t len = next() % 4 ? 2 + next() % (MAXR - 1) : 1 + GS_SPAN * (1 + next() % 2);
+        size_t len = next64() % 4 ? 2 + next64() % (MAXR - 1) : 1 + GS_SPAN * (1 + next64() % 2);
         /* a start of either sign with |x| in [2^-6, 2^5), increasing patterns */
         uint64_t x[MAXR];
         double xd[MAXR];
-        uint64_t xb = (uint64_t)(next() % 2) << 31 |
-                      (((uint64_t)(127 - 6 + next() % 11) << 23) + (next() & 0x7fffff));
-        uint64_t gap = next() % 3 ? 1 : 1 + next() % 4000;
+        uint64_t xb = (uint64_t)(next64() % 2) << 31 |
+                      (((uint64_t)(127 - 6 + next64() % 11) << 23) + (next64() & 0x7fffff));
+        uint64_t gap = next64() % 3 ? 1 : 1 + next64() % 4000;
         for (size_t i = 0; i < len; i++) {
             x[i] = xb + i * gap;
-            xd[i] = f32_of(x[i]);
+            xd[i] = f32_of((uint32_t)x[i]);
         }
         double lo = fmin(xd[0], xd[len - 1]), hi = fmax(xd[0], xd[len - 1]);
         if ((x[len - 1] & 0x7fffffff) >= 0x7f800000 || geluref_monotone(f, lo, hi) == 0)
@@ -131,12 +115,12 @@ int main(int argc, char **argv)
                            (unsigned long long)sp->sign);
             }
             uint64_t sg = w.want & 0x80000000;
-            int64_t d = moves[next() % (sizeof moves / sizeof moves[0])];
-            switch (next() % 8) {
-            case 0: case 1: case 2: y[i] = sg | (uint64_t)(wm + (next() % 2 ? d : -d)); break;
+            int64_t d = moves[next64() % (sizeof moves / sizeof moves[0])];
+            switch (next64() % 8) {
+            case 0: case 1: case 2: y[i] = sg | (uint64_t)(wm + (next64() % 2 ? d : -d)); break;
             case 3: {
-                double r = ldexp(1.0, -(int)(3 + next() % 20));
-                double v = f32_of(w.want) * (1 + (next() % 2 ? r : -r));
+                double r = ldexp(1.0, -(int)(3 + next64() % 20));
+                double v = f32_of((uint32_t)w.want) * (1 + (next64() % 2 ? r : -r));
                 float fv = (float)v;
                 uint32_t b;
                 memcpy(&b, &fv, sizeof b);
@@ -144,11 +128,11 @@ int main(int argc, char **argv)
                 break;
             }
             case 4: y[i] = w.want ^ 0x80000000u; break;
-            case 5: y[i] = sg | (next() % 3 ? 0 : 0x7f800000u + next() % 2); break;
-            default: y[i] = sg | (uint64_t)(wm + (int64_t)(next() % 41) - 20); break;
+            case 5: y[i] = sg | (next64() % 3 ? 0 : 0x7f800000u + next64() % 2); break;
+            default: y[i] = sg | (uint64_t)(wm + (int64_t)(next64() % 41) - 20); break;
             }
             y[i] &= 0xffffffffu;
-            ok[i] = next() % 10 != 0;
+            ok[i] = next64() % 10 != 0;
             if (gs_measure(ref, f, GELUREF_F32, x[i], y[i], &m[i]) != GELUREF_OK) {
                 printf("FAIL: gs_measure %s x=0x%08llx y=0x%08llx\n", geluref_func_name(f),
                        (unsigned long long)x[i], (unsigned long long)y[i]);
@@ -156,7 +140,7 @@ int main(int argc, char **argv)
             }
         }
         /* the maxima near one of the run's measurements */
-        const struct gs_meas *t = &m[next() % len];
+        const struct gs_meas *t = &m[next64() % len];
         struct gs_quick_bounds b;
         memset(&b, 0, sizeof b);
         b.max_ulp = bound_near(t->ulp);

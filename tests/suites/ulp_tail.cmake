@@ -42,6 +42,7 @@ set_tests_properties(suites_ulp_lane PROPERTIES SKIP_RETURN_CODE 77)
 # the span lane (suites/ulp_lane.h: the exact function's measurement from enclosures at the
 # ends of runs of inputs) against gs_measure, and four at a time against one at a time
 add_executable(test_suites_ulp_span suites/test_ulp_span.c)
-target_include_directories(test_suites_ulp_span PRIVATE ${PROJECT_SOURCE_DIR}/suites)
+target_include_directories(test_suites_ulp_span PRIVATE ${PROJECT_SOURCE_DIR}/suites
+                                                        ${PROJECT_SOURCE_DIR}/tests/reference)
 target_link_libraries(test_suites_ulp_span PRIVATE gc_suites gelucheck_warnings m)
 add_test(NAME suites_ulp_span COMMAND test_suites_ulp_span 100000 1)
