@@ -525,6 +525,17 @@ static inline uint64_t flags8(const unsigned char *p)
     return w;
 }
 static inline size_t flags8_count(uint64_t w) { return (size_t)((w * FLAGS8_ALL) >> 56); }
+/* t[q] |= s[q] for q < k, eight flags at a time. */
+static inline void flags_or(unsigned char *t, const unsigned char *s, size_t k)
+{
+    size_t q = 0;
+    for (; q + 8 <= k; q += 8) {
+        uint64_t w = flags8(t + q) | flags8(s + q);
+        memcpy(t + q, &w, sizeof w);
+    }
+    for (; q < k; q++)
+        t[q] |= s[q];
+}
 
 static void fused_meas_of(const struct gs_fused_meas *fm, uint64_t x, uint64_t y,
                           struct gs_meas *m);
@@ -559,13 +570,7 @@ static size_t quick_over(const struct geluref_encl *e, const unsigned char *sel,
     int copy = 2 * nr < k;
     if (!copy) {
         gs_fused_quick_lane_n(e, sel, x, y, k, b, tq, n, pick ? &er : NULL);
-        size_t q = 0;
-        for (; q + 8 <= k; q += 8) {
-            uint64_t w = flags8(t + q) | flags8(tq + q);
-            memcpy(t + q, &w, sizeof w);
-        }
-        for (; q < k; q++)
-            t[q] |= tq[q];
+        flags_or(t, tq, k);
     } else {
         struct geluref_encl ec[ULP_MEAS_BLOCK / 2];
         uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
@@ -1169,17 +1174,10 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     if (quick_own && 4 * n_own < k && !fresh_own)
         fs.skip_qown = FUSED_LANE_SKIP;
     if (n_span > 0) { /* the span lane's inputs are done, as the other lanes' */
-        if (!any_ex) {
+        if (!any_ex)
             memcpy(tk_ex, tk_span, k);
-        } else {
-            size_t q = 0;
-            for (; q + 8 <= k; q += 8) {
-                uint64_t w = flags8(tk_ex + q) | flags8(tk_span + q);
-                memcpy(tk_ex + q, &w, sizeof w);
-            }
-            for (; q < k; q++)
-                tk_ex[q] |= tk_span[q];
-        }
+        else
+            flags_or(tk_ex, tk_span, k);
         any_ex = 1;
     }
     /* (the exact function's lanes against the inputs the span lane left them) */
