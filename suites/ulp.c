@@ -501,10 +501,9 @@ struct fused_state {
     struct gs_fused_meas fm[ULP_MEAS_BLOCK], fx[ULP_MEAS_BLOCK];
     unsigned char own[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK], failed[ULP_MEAS_BLOCK];
     unsigned char rg[ULP_MEAS_BLOCK];
-    /* the correctly rounded lanes (pass 1) left out for this many more blocks: they took
-     * fewer than half of a block's measurements (a kernel's tail, an approximation against the
-     * exact function: few outputs correctly rounded), and each miss costs a second decision;
-     * the same results either way */
+    /* the bound lanes (pass 1) left out for this many more blocks: they took fewer than half
+     * of a block's measurements (errors that grow along a tail, above the maxima the block
+     * starts with), and each miss costs a second decision; the same results either way */
     unsigned skip_own, skip_ex;
     unsigned skip_qown, skip_qex; /* the quick lanes' likewise (a quarter) */
     unsigned skip_span;           /* the span lane's (half) */
@@ -649,12 +648,13 @@ struct lane_full {
 };
 
 /* The lanes' decisions for a block (ulp_lane.h), their outputs counted into st: where the
- * correctly rounded lane runs (cr, with emax and max_rel: gs_fused_cr_lane), its outputs,
- * correctly rounded and faithful at cr_distance 0; where the quick lane runs (quick, with
- * b), those it takes of the rest.  t[q] is nonzero where either took input q; failed[0] to
- * failed[3] gain how many of them the policy failed for ulp_exceeded, premature_flush, ftz
- * and signed_zero (their findings for the caller to count), *crn how many the
- * correctly rounded lane took.  Where the quick lane leaves QUICK_RETRY_MIN inputs or more,
+ * bound lane runs (bound, with lim: gs_fused_bound_lane), the outputs it takes (their
+ * measurement certain, their errors bounded below the maxima, passed by the policy); where
+ * the quick lane runs (quick, with b), those it takes of the rest.  t[q] is nonzero where
+ * either took input q; failed[0] to failed[3] gain how many of them the policy failed for
+ * ulp_exceeded, premature_flush, ftz and signed_zero (their findings for the caller to
+ * count), *crn how many the bound lane took.  Where the quick lane leaves QUICK_RETRY_MIN
+ * inputs or more,
  * those of the largest errors among the ones it decided are accounted in full (lf: their V
  * is known, gs_fused_measure_f32_quick's measurement, fused_meas_of, as pass 3 accounts a
  * picked one: the kernel's own by account(), the exact function's into st), and the lane runs
@@ -665,8 +665,8 @@ struct lane_full {
  * in full at any time, and the lane's decisions hold against maxima and worst lists that only
  * grow).  Returns how many they took (those accounted in full too). */
 static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *ok,
-                            const uint64_t *x, const uint64_t *y, size_t k, int cr,
-                            int64_t emax, double max_rel, int quick,
+                            const uint64_t *x, const uint64_t *y, size_t k, int bound,
+                            const struct gs_bound_limits *lim, int quick,
                             const struct gs_quick_bounds *b, unsigned char *t,
                             struct gs_errstat *st, uint64_t *failed, uint64_t *crn,
                             struct lane_full *lf)
@@ -674,13 +674,8 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
     struct gs_quick_counts n = { 0 };
     uint64_t full = 0; /* accounted in full (the largest errors the quick lane left) */
     size_t q;
-    if (cr) {
-        gs_fused_cr_lane_n(e, ok, y, k, emax, max_rel, t);
-        for (q = 0; q + 8 <= k; q += 8)
-            n.n += flags8_count(flags8(t + q));
-        for (; q < k; q++)
-            n.n += t[q];
-        n.cr = n.faithful = n.hist[0] = n.n;
+    if (bound) {
+        gs_fused_bound_lane_n(e, ok, y, k, lim, t, &n);
     } else {
         memset(t, 0, k);
     }
@@ -987,10 +982,10 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     /* pass 1.  Where the block's inputs (a local item's share a binade) lie between two
      * patterns of one sign and one region (their binade's ends, else their least and
      * greatest), that is every input's region (a region is an interval, and |x| grows with
-     * the pattern), and the correctly rounded lane
-     * (gs_fused_cr_lane) counts the outputs it decides to be RN(f(x)) where the region's
-     * maxima are above every error such an output can have (gs_fused_cr_emax; the maxima
-     * only grow, so what holds at the start of the block holds for each input). */
+     * the pattern), and the bound lane (gs_fused_bound_lane) counts the outputs whose
+     * measurement it decides with errors below the region's maxima and a verdict of pass
+     * (gs_fused_bound_limits; the maxima only grow, so what holds at the start of the block
+     * holds for each input). */
     int need_max = 0, need_worst = 0;
     uint64_t decided = 0;
     size_t rest = 0; /* measurements left to passes 2 to 5 */
@@ -1021,8 +1016,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     int one_rg = rg0 < GS_N_REGIONS && ((xlo ^ xhi) >> 31) == 0 &&
                  rg0 == region_of(GELUREF_F32, xhi);
-    int64_t emax = -1000, emax_x = -1000;
-    double max_rel = -1, max_rel_x = -1;
+    struct gs_bound_limits lim_own = gs_fused_bound_limits(-1, -1, -1, NULL, -INFINITY);
+    struct gs_bound_limits lim_ex = lim_own;
     int lane_own = 0, lane_ex = 0; /* try the lanes in this block */
     /* statistics empty at the block's start (an item's first block in the region): a lane
      * that takes few of it does not say that it would take few of the next */
@@ -1082,12 +1077,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     if (one_rg) {
         const struct gs_errstat *s0 = &a->loc[rg0], *sx = &a->ex_loc[rg0];
-        emax = gs_fused_cr_emax(s0->max_ulp, s0->max_abs);
-        max_rel = s0->max_rel;
-        emax_x = gs_fused_cr_emax(sx->max_ulp, sx->max_abs); /* the exact function's */
-        max_rel_x = sx->max_rel;
-        lane_own = emax > -1000 && fs.skip_own == 0;
-        lane_ex = u->exact && emax_x > -1000 && fs.skip_ex == 0;
+        lim_own = gs_fused_bound_limits(s0->max_ulp, s0->max_abs, s0->max_rel, v,
+                                        gs_findings_unkept_below(&a->f, GS_K_ULP_EXCEEDED, rg0));
+        lim_ex = gs_fused_bound_limits(sx->max_ulp, sx->max_abs, sx->max_rel, NULL, -INFINITY);
+        lane_own = lim_own.dmax >= 0 && fs.skip_own == 0;
+        lane_ex = u->exact && lim_ex.dmax >= 0 && fs.skip_ex == 0;
     }
     /* The quick lanes take nothing from statistics without a maximum yet (an item's first
      * block: nothing is below max_ulp = -1), so they are not run there, and such a block does
@@ -1113,7 +1107,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
                                                       GS_K_FTZ, GS_K_SIGNED_ZERO };
         struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
         struct lane_full lf = { u, a, t, p, rg0, 1, 0 };
-        n_own = block_lanes(en, ok, x, y, k, lane_own, emax, max_rel, quick_own, &b, tk_own,
+        n_own = block_lanes(en, ok, x, y, k, lane_own, &lim_own, quick_own, &b, tk_own,
                             &a->loc[rg0], failed, &crn_own, &lf);
         if (lf.err)
             return 1;
@@ -1168,7 +1162,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         if (pre_x < k)
             okx[pre_x] = 0; /* accounted above */
         struct lane_full lf = { u, a, t, p, rg0, 0, 0 };
-        n_ex = block_lanes(ex, okx, x, y, k, lane_ex, emax_x, max_rel_x, quick_ex, &b, tk_ex,
+        n_ex = block_lanes(ex, okx, x, y, k, lane_ex, &lim_ex, quick_ex, &b, tk_ex,
                            &a->ex_loc[rg0], failed, &crn_ex, &lf);
     }
     if (quick_own && 4 * n_own < k && !fresh_own)

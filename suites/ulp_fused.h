@@ -572,49 +572,99 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
     return 1;
 }
 
-/* The correctly rounded lane: 1 when the enclosure e decides that y is RN(f(x)) for a normal
- * result whose binade E (|f(x)| in [2^E, 2^(E+1))) is at most emax, 0 when it does not
- * decide that (y may still be RN(f(x)): the caller measures it the other ways).  The
- * decision is gs_fused_measure_f32_fast's (lo > n, hi < n + 1 and lo - n > 1/2 or
- * hi - n < 1/2 on the same exact scaling), its cr field alone.  What the measurement of such
- * an output is, whatever the enclosure (measure.c): V, f(x) rounded to odd at 40 bits, lies
- * in f(x)'s 40-bit cell, on f(x)'s side of the midpoint n + 1/2 (a 25-bit number, never
- * inside a cell), and is odd, so never the midpoint: |y - V| <= 1/2 - 2^-16 units of 2^k
- * (k = E - 23), and errors() computes it exactly (small integers and multiples of 2^-16):
- * ulp error <= 1/2 - 2^-16 < 1/2; the absolute error that times 2^k, < 2^(E-24); the
- * relative error RN(r), r = ulp / a with a = |V| 2^-k > lo - 1 (V within 2^-16 units of
- * f(x), lo the computed lower end, within far less of the true one), so r < 1/2 / (lo - 1).
- * Its defect is none (a correctly rounded output passes every policy), and it counts as cr,
- * faithful, cr_distance 0.  So where a statistics' maxima are max_ulp >= 1/2, max_abs >=
- * 2^(E-24) (E <= emax, gs_fused_cr_emax) and max_rel with RN(max_rel (lo - 1)) >
- * 1/2 (1 + 2^-50) (then max_rel (lo - 1) > 1/2 (1 + 2^-51), so max_rel > r (1 + 2^-51) and
- * RN(r) <= r (1 + 2^-53) < max_rel), such an output is strictly below all three, whatever
- * its x (no tie), and add_max would keep them: the caller counts it and is done (ulp.c
- * fused_block).  max_rel < 0 (no maximum yet) fails the test. */
+/* The bound lane: 1 when the enclosure e decides y's measurement as
+ * gs_fused_measure_f32_fast does (RN(f(x)) for a normal result, y finite, nonzero and of
+ * f(x)'s sign: cr, faithful, cr_distance, want_class normal, the defect none or ulp_exceeded,
+ * and the error intervals from d = |ys - ms| rounded and w = es + 2^-16: gs_fused_ulp_hi's
+ * uh = (d + w)(1 + 2^-50), gs_fused_ulp_lo's ul = (d - w)(1 - 2^-50)), those intervals lie
+ * below the maxima in lim as fused_below_max's interval case has them (ulp.c: uh < max_ulp,
+ * uh 2^k (1 + 2^-50) + 2^-1074 < max_abs, uh (1 + 2^-48) < max_rel (ms - w)(1 - 2^-48);
+ * strictly, so no tie), and the policy's verdict is certain:
+ *  - passed: a correctly rounded output always; another one where its cr_distance is at most
+ *    max_cr_distance, it is faithful where the policy asks it, and uh <= the policy's
+ *    max_ulp, whatever its abs_tol says (within it, y passes too: gs_fused_judge's -1 there
+ *    is a measurement in full that passes);
+ *  - or failed (gs_fused_judge's 0 for ulp_exceeded): not within abs_tol (none, or abs_lo =
+ *    ul 2^k (1 - 2^-50) - 2^-1074 above it), and a cr_distance above max_cr_distance, not
+ *    faithful where the policy asks it, or ul above its max_ulp; and then uh below
+ *    lim->unkept, so that its finding cannot enter the worst list (gs_findings_count_unkept
+ *    with score uh, as pass 4 counts a decided failure).
+ * Then *dp = y's cr_distance, *fap = whether y is faithful, *failp = whether the policy fails
+ * it, and what the measurement adds is certain: one point, cr (cr_distance 0), faithful, its
+ * bucket, the maxima unchanged, and where failed one ulp_exceeded finding counted, not kept.
+ * 0 when it does not decide that (the caller measures y the other ways: ulp.c block_lanes).
+ * Only outputs within lim->dmax of RN(f(x)) are taken.  The same operations as those
+ * functions', on the same values. */
+struct gs_bound_limits {
+    int64_t dmax;            /* the largest cr_distance taken (-1: none), below 2^22 */
+    double max_ulp, max_abs, max_rel; /* the statistics' maxima */
+    double pol_ulp, pol_cr;  /* the policy's max_ulp, max_cr_distance (INFINITY: not judged) */
+    double tol;              /* the policy's abs_tol (0: none) */
+    double unkept;           /* a failed output is taken below this ulp error */
+    int faithful;            /* the policy asks for faithful outputs */
+};
+
 static inline __attribute__((always_inline)) int
-gs_fused_cr_lane(const struct geluref_encl *e, uint64_t y, int64_t emax, double max_rel)
+gs_fused_bound_lane(const struct geluref_encl *e, uint64_t y, const struct gs_bound_limits *lim,
+                    int64_t *dp, int *fap, int *failp)
 {
     uint64_t mb;
     int64_t E, ni;
     double ms, es, lo, hi;
     int up;
-    if (gs_fused_common(e, emax, &mb, &E, &ms, &es, &lo, &hi, &ni, &up) != 1 ||
-        !(max_rel * (lo - 1) > 0.5 * (1 + 0x1p-50)))
+    if (gs_fused_common(e, 127, &mb, &E, &ms, &es, &lo, &hi, &ni, &up) != 1)
         return 0;
-    uint64_t rn = ((uint64_t)(E + 126) << 23) + (uint64_t)(ni + up);
-    return rn < 0x7f800000u && y == (((mb >> 63) << 31) | rn);
+    uint64_t base = (uint64_t)(E + 126) << 23, rz = base + (uint64_t)ni;
+    uint64_t rn = rz + (uint64_t)up, ymag = y & 0x7fffffffu;
+    if (rn >= 0x7f800000u || (y & 0x80000000u) != (mb >> 63) << 31 || ymag >= 0x7f800000u)
+        return 0;
+    int64_t d = ymag > rn ? (int64_t)(ymag - rn) : (int64_t)(rn - ymag);
+    int fa = ymag - rz <= 1; /* ymag = rz or rz + 1 (unsigned: below rz wraps) */
+    if (d > lim->dmax) /* a zero y too: d = rn >= 2^23 > dmax */
+        return 0;
+    double w = es + 0x1p-16, dd = fabs(gs_fused_ys(ymag, E, base) - ms);
+    double uh = (dd + w) * (1 + 0x1p-50), p2k = gs_fused_pow2(E - 23);
+    if (!(uh < lim->max_ulp && uh * p2k * (1 + 0x1p-50) + 0x1p-1074 < lim->max_abs &&
+          uh * (1 + 0x1p-48) < lim->max_rel * (ms - w) * (1 - 0x1p-48)))
+        return 0;
+    int pass = d == 0 || ((double)d <= lim->pol_cr && (fa || !lim->faithful) &&
+                          uh <= lim->pol_ulp);
+    if (!pass) {
+        double ul = (dd - w) * (1 - 0x1p-50);
+        int fail = (!(lim->tol > 0) || ul * p2k * (1 - 0x1p-50) - 0x1p-1074 > lim->tol) &&
+                   ((double)d > lim->pol_cr || (lim->faithful && !fa) || ul > lim->pol_ulp);
+        if (!(fail && uh < lim->unkept))
+            return 0;
+    }
+    *dp = d;
+    *fap = fa;
+    *failp = !pass;
+    return 1;
 }
 
-/* The binade bound of gs_fused_cr_lane for statistics whose maxima are max_ulp and max_abs:
- * the largest E with 2^(E-24) <= max_abs, when max_ulp >= 1/2; else -1000 (no E qualifies:
- * the lane takes nothing). */
-static inline int64_t gs_fused_cr_emax(double max_ulp, double max_abs)
+/* The bound lane's limits (gs_bound_limits) for statistics with maxima max_ulp, max_abs and
+ * max_rel, judged by policy v (NULL: not judged, the exact function's measurement), a failed
+ * output taken below unkept (gs_findings_unkept_below of ulp_exceeded; -INFINITY: none).
+ * dmax: at most 2 max_ulp + 2 and 2^22 - 1, a limit that bounds the buckets the lane counts
+ * and refuses only outputs far below f(x)'s binade (a taken output's ulp error is below
+ * max_ulp, and each pattern step is at least half a unit in f(x)'s binade and the one below
+ * it); -1 where there is no maximum yet (max_ulp < 0: the lane takes nothing). */
+static inline struct gs_bound_limits gs_fused_bound_limits(double max_ulp, double max_abs,
+                                                           double max_rel,
+                                                           const struct gs_policy_values *v,
+                                                           double unkept)
 {
-    if (!(max_ulp >= 0.5 && max_abs > 0 && max_abs <= 0x1p1000))
-        return -1000;
-    int ex;
-    (void)frexp(max_abs, &ex); /* max_abs in [2^(ex-1), 2^ex) */
-    return (int64_t)ex - 1 + 24;
+    struct gs_bound_limits lim = { -1,       max_ulp,  max_abs, max_rel, INFINITY,
+                                   INFINITY, 0,        unkept,  0 };
+    if (v != NULL) {
+        lim.pol_ulp = v->max_ulp;
+        lim.pol_cr = v->max_cr_distance;
+        lim.tol = v->abs_tol;
+        lim.faithful = v->faithful;
+    }
+    if (max_ulp >= 0)
+        lim.dmax = (int64_t)(2 * max_ulp + 2 < 0x1p22 - 1 ? floor(2 * max_ulp + 2) : 0x1p22 - 1);
+    return lim;
 }
 
 static inline int gs_fused_measure_f32_quick(const struct geluref_encl *e, uint64_t y,

@@ -1,29 +1,40 @@
-/* The correctly rounded lane over a block (ulp_lane.h): one at a time, and the choice of the
- * AVX2 version by what the CPU reports. */
+/* The lanes over a block (ulp_lane.h): one at a time, and the choice of the AVX2 versions by
+ * what the CPU reports. */
 #include "ulp_lane.h"
 
 #include "ulp_fused.h"
 
 #include <string.h>
 
-void gs_fused_cr_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
-                                const uint64_t *y, size_t k, int64_t emax, double max_rel,
-                                unsigned char *take)
+void gs_fused_bound_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
+                                   const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
+                                   unsigned char *take, struct gs_quick_counts *cnt)
 {
-    for (size_t q = 0; q < k; q++)
-        take[q] = (unsigned char)(ok[q] && gs_fused_cr_lane(&e[q], y[q], emax, max_rel));
+    for (size_t q = 0; q < k; q++) {
+        int64_t d;
+        int fa, fail;
+        take[q] = (unsigned char)(ok[q] && gs_fused_bound_lane(&e[q], y[q], lim, &d, &fa, &fail));
+        if (!take[q])
+            continue;
+        cnt->n++;
+        cnt->cr += d == 0;
+        cnt->faithful += (unsigned)fa;
+        cnt->failed += (unsigned)fail;
+        cnt->hist[gs_hist_index(d)]++;
+    }
 }
 
-void gs_fused_cr_lane_n(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y,
-                        size_t k, int64_t emax, double max_rel, unsigned char *take)
+void gs_fused_bound_lane_n(const struct geluref_encl *e, const unsigned char *ok,
+                           const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
+                           unsigned char *take, struct gs_quick_counts *cnt)
 {
 #if defined(GS_HAVE_AVX2_LANE)
     if (__builtin_cpu_supports("avx2")) {
-        gs_fused_cr_lane_n_avx2(e, ok, y, k, emax, max_rel, take);
+        gs_fused_bound_lane_n_avx2(e, ok, y, k, lim, take, cnt);
         return;
     }
 #endif
-    gs_fused_cr_lane_n_generic(e, ok, y, k, emax, max_rel, take);
+    gs_fused_bound_lane_n_generic(e, ok, y, k, lim, take, cnt);
 }
 
 /* Whether enclosure e's result is a normal one (E >= -126, E as the AVX2 lane computes it). */

@@ -1,10 +1,9 @@
-/* ulp_lane.h: the correctly rounded lane of the ulp sweep's fused pass (gs_fused_cr_lane,
- * ulp_fused.h) over a block of inputs at once (private to ulp.c and its tests).
- * gs_fused_cr_lane_n sets take[q] = ok[q] && gs_fused_cr_lane(&e[q], y[q], emax, max_rel)
- * for q < k: with AVX2 where the CPU reports it (ulp_lane_avx2.c, four enclosures at a time,
- * the same integer and double operations in the same order, so the same decisions: checked
- * by tests/suites/test_ulp_lane.c), else one at a time.  emax < 2^39 (gs_fused_cr_emax's are
- * below 1100). */
+/* ulp_lane.h: the lanes of the ulp sweep's fused pass over a block of inputs at once
+ * (private to ulp.c and its tests): the bound lane (gs_fused_bound_lane, ulp_fused.h), the
+ * quick lane and the span lane below.  Each has an AVX2 version where the CPU reports it
+ * (ulp_lane_avx2.c, four enclosures at a time, the same integer and double operations in the
+ * same order, so the same decisions: checked by tests/suites/test_ulp_lane.c and
+ * test_ulp_span.c), else one at a time. */
 #ifndef GELUCHECK_ULP_LANE_H
 #define GELUCHECK_ULP_LANE_H
 
@@ -17,19 +16,6 @@
 
 #include "suites.h"
 #include "ulp_fused.h" /* gs_fused_pow2, gs_fused_ms_of */
-
-void gs_fused_cr_lane_n(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y,
-                        size_t k, int64_t emax, double max_rel, unsigned char *take);
-/* One at a time (gs_fused_cr_lane), whatever the CPU. */
-void gs_fused_cr_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
-                                const uint64_t *y, size_t k, int64_t emax, double max_rel,
-                                unsigned char *take);
-#if defined(GS_HAVE_AVX2_LANE)
-/* Four at a time; only where the CPU reports AVX2. */
-void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
-                             const uint64_t *y, size_t k, int64_t emax, double max_rel,
-                             unsigned char *take);
-#endif
 
 /* The quick lane: ulp.c's fused_quick over a block, where it would account the measurement
  * at once (return 2) against statistics and findings that do not change during the block.
@@ -65,6 +51,23 @@ struct gs_quick_counts {
     uint64_t failed_ftz, failed_sz;     /* ftz, signed_zero */
     uint64_t hist[GS_HIST_N];           /* their cr_distance buckets (gs_hist_index) */
 };
+
+/* The bound lane over a block: take[q] = ok[q] && gs_fused_bound_lane(&e[q], y[q], lim, ...)
+ * for q < k, the taken ones' counts added to *cnt (n; cr, those of cr_distance 0; faithful;
+ * failed, the ulp_exceeded ones the policy fails; their cr_distance buckets). */
+void gs_fused_bound_lane_n(const struct geluref_encl *e, const unsigned char *ok,
+                           const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
+                           unsigned char *take, struct gs_quick_counts *cnt);
+/* One at a time (gs_fused_bound_lane), whatever the CPU. */
+void gs_fused_bound_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
+                                   const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
+                                   unsigned char *take, struct gs_quick_counts *cnt);
+#if defined(GS_HAVE_AVX2_LANE)
+/* Four at a time; only where the CPU reports AVX2. */
+void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
+                                const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
+                                unsigned char *take, struct gs_quick_counts *cnt);
+#endif
 
 /* Where the caller passes er (not NULL): er->ulp[q], er->abs[q] and er->a[q] receive input
  * q's ulp and absolute errors and a (gs_fused_meas's) wherever gs_fused_quick_core decides it

@@ -1,13 +1,14 @@
-/* gs_fused_cr_lane four enclosures at a time (ulp_lane.h), compiled with -mavx2 (not -mfma:
- * no product may be fused into a sum, so that each double operation rounds as the scalar
- * build's does).  Each lane performs gs_fused_common's and gs_fused_cr_lane's operations on
- * the same values in the same order: the exponent and binade tests on 64-bit integers (the
- * scalar code's int64_t arithmetic, which never wraps on an enclosure's values, and its
- * uint64_t shifts, which wrap alike), es = err 2^(23 - em) with 2^(23 - em) built from its
- * bits as gs_fused_pow2 builds it, lo = ms - es and hi = ms + es, the bit tests on lo and hi,
- * the relative test max_rel (lo - 1) > 1/2 (1 + 2^-50) (an ordered comparison: false on a
- * NaN, as the scalar !(a > b) refuses), and rn compared with y.  A lane whose ok is 0 is
- * computed on whatever its enclosure holds and then masked: nothing branches on it. */
+/* The lanes four enclosures at a time (ulp_lane.h), compiled with -mavx2 (not -mfma: no
+ * product may be fused into a sum, so that each double operation rounds as the scalar build's
+ * does).  In the bound lane each lane performs gs_fused_common's and gs_fused_bound_lane's
+ * operations on the same values in the same order: the exponent and binade tests on 64-bit
+ * integers (the scalar code's int64_t arithmetic, which never wraps on an enclosure's values,
+ * and its uint64_t shifts, which wrap alike), es = err 2^(23 - em) with 2^(23 - em) built from
+ * its bits as gs_fused_pow2 builds it, lo = ms - es and hi = ms + es, the bit tests on lo and
+ * hi, rz and rn, y's sign, d and the faithful test on integers, ys, uh and ul, and the tests
+ * against the maxima and the policy as ordered comparisons (false on a NaN, as the scalar
+ * code's !(a < b) refuses and its a > b does not fail).  A lane whose ok is 0 is computed on
+ * whatever its enclosure holds and then masked: nothing branches on it. */
 #include "ulp_lane.h"
 
 #include "ulp_fused.h" /* GS_FUSED_SUB_EMIN */
@@ -69,13 +70,22 @@ static inline uint32_t spread4(uint32_t m)
     return t[m];
 }
 
-void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
-                             const uint64_t *y, size_t k, int64_t emax, double max_rel,
-                             unsigned char *take)
+/* The bound lane's thresholds of the cr_distance buckets (gs_hist_index: the bucket of d is
+ * how many of them d exceeds). */
+static const int64_t bound_thr[6] = { 0, 1, 2, 4, 16, 256 };
+
+/* gs_fused_bound_lane_n_avx2's loop, with nthr (a constant where it is called) the number of
+ * thresholds the outputs it may take can exceed (those below dmax): a taken output's bucket
+ * counted as how many thresholds it exceeds, summed per threshold (gt[j] minus the lanes
+ * above bound_thr[j]), in vectors. */
+static inline __attribute__((always_inline)) size_t
+bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y, size_t k,
+           const struct gs_bound_limits *lim, unsigned char *take, uint64_t *np, __m256i *fav,
+           __m256i *flv, __m256i *gt, const int nthr, const int judged)
 {
     size_t q = 0;
     const __m256i c7ff = _mm256_set1_epi64x(0x7ff), c1023 = _mm256_set1_epi64x(1023);
-    const __m256i cm126 = _mm256_set1_epi64x(-126), cemax = _mm256_set1_epi64x(emax);
+    const __m256i cm126 = _mm256_set1_epi64x(-126), c127 = _mm256_set1_epi64x(127);
     const __m256i cm1023 = _mm256_set1_epi64x(-1023), c1024 = _mm256_set1_epi64x(1024);
     const __m256i clo32 = _mm256_set1_epi64x(0xffffffff), zero = _mm256_setzero_si256();
     const __m256i mant = _mm256_set1_epi64x(0x000fffffffffffff);
@@ -84,26 +94,36 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
     const __m256i low28 = _mm256_set1_epi64x(((int64_t)1 << 28) - 1);
     const __m256i bit52 = _mm256_set1_epi64x((int64_t)1 << 52), one = _mm256_set1_epi64x(1);
     const __m256i c126 = _mm256_set1_epi64x(126), rnmax = _mm256_set1_epi64x(0x7f800000);
-    const __m256d vmaxrel = _mm256_set1_pd(max_rel), vone = _mm256_set1_pd(1.0);
-    const __m256d half = _mm256_set1_pd(0.5 * (1 + 0x1p-50));
+    const __m256i sbit = _mm256_set1_epi64x(0x80000000), ymagm = _mm256_set1_epi64x(0x7fffffff);
+    const __m256i notone = _mm256_set1_epi64x(~(int64_t)1), c23 = _mm256_set1_epi64x(23);
+    const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
+    const __m256i vdmax = _mm256_set1_epi64x(lim->dmax);
+    const __m256i unfa = _mm256_set1_epi64x(lim->faithful ? 0 : -1);
+    const __m256d vmaxulp = _mm256_set1_pd(lim->max_ulp), vpolulp = _mm256_set1_pd(lim->pol_ulp);
+    const __m256d vmaxrel = _mm256_set1_pd(lim->max_rel), vmaxabs = _mm256_set1_pd(lim->max_abs);
+    const __m256d vpolcr = _mm256_set1_pd(lim->pol_cr), vtol = _mm256_set1_pd(lim->tol);
+    const __m256d vunkept = _mm256_set1_pd(lim->unkept), m50lo = _mm256_set1_pd(1 - 0x1p-50);
+    const __m256d vtoloff = _mm256_castsi256_pd(_mm256_set1_epi64x(lim->tol > 0 ? 0 : -1));
+    const __m256i ones = _mm256_set1_epi64x(-1);
+    const __m256d p16 = _mm256_set1_pd(0x1p-16), tiny = _mm256_set1_pd(0x1p-1074);
+    const __m256d m50 = _mm256_set1_pd(1 + 0x1p-50), m48 = _mm256_set1_pd(1 + 0x1p-48);
+    const __m256d m48lo = _mm256_set1_pd(1 - 0x1p-48);
+    const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
+    uint64_t n = 0;
     for (; q + 4 <= k; q += 4) {
         __m256i mb, ee, eb, sd;
         load4(&e[q], &mb, &ee, &eb, &sd);
-        /* gs_fused_common: em, E and the tests that return -1 */
+        /* gs_fused_common (emax 127): em, E and the tests that return -1 */
         __m256i em = _mm256_sub_epi64(_mm256_and_si256(_mm256_srli_epi64(mb, 52), c7ff), c1023);
         __m256i E = _mm256_add_epi64(em, ee);
-        __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(cm126, E),
-                                      _mm256_cmpgt_epi64(E, cemax));
+        __m256i bad = _mm256_or_si256(_mm256_cmpgt_epi64(cm126, E), _mm256_cmpgt_epi64(E, c127));
         bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, cm1023));
         bad = _mm256_or_si256(bad, _mm256_cmpeq_epi64(em, c1024));
         bad = _mm256_or_si256(
             bad, _mm256_xor_si256(_mm256_cmpeq_epi64(_mm256_and_si256(sd, clo32), zero),
                                   _mm256_set1_epi64x(-1)));
         __m256d ms = _mm256_castsi256_pd(_mm256_or_si256(_mm256_and_si256(mb, mant), exp23));
-        /* gs_fused_pow2(23 - em): (23 - em + 1023) << 52 */
-        __m256i p2 = _mm256_slli_epi64(
-            _mm256_add_epi64(_mm256_sub_epi64(_mm256_set1_epi64x(23), em), c1023), 52);
-        __m256d es = _mm256_mul_pd(_mm256_castsi256_pd(eb), _mm256_castsi256_pd(p2));
+        __m256d es = _mm256_mul_pd(_mm256_castsi256_pd(eb), pow2v(_mm256_sub_epi64(c23, em)));
         __m256d lo = _mm256_sub_pd(ms, es), hi = _mm256_add_pd(ms, es);
         __m256i lb = _mm256_castpd_si256(lo), hb = _mm256_castpd_si256(hi);
         /* the tests that return 0 */
@@ -112,35 +132,124 @@ void gs_fused_cr_lane_n_avx2(const struct geluref_encl *e, const unsigned char *
                                                          _mm256_srli_epi64(hb, 28)));
         good = _mm256_andnot_si256(_mm256_cmpeq_epi64(_mm256_and_si256(lb, low28), zero), good);
         good = _mm256_andnot_si256(bad, good);
-        /* gs_fused_cr_lane's relative test */
-        __m256d rel = _mm256_cmp_pd(_mm256_mul_pd(vmaxrel, _mm256_sub_pd(lo, vone)), half,
-                                    _CMP_GT_OQ);
-        good = _mm256_and_si256(good, _mm256_castpd_si256(rel));
-        /* ni, up and rn = ((E + 126) << 23) + ni + up */
+        /* ni, up, rz = ((E + 126) << 23) + ni, rn = rz + up */
         __m256i sig = _mm256_or_si256(_mm256_and_si256(lb, mant), bit52);
-        __m256i ni = _mm256_srli_epi64(sig, 29);
-        __m256i up = _mm256_and_si256(_mm256_srli_epi64(sig, 28), one);
-        __m256i rn = _mm256_slli_epi64(_mm256_add_epi64(E, c126), 23);
-        rn = _mm256_add_epi64(_mm256_add_epi64(rn, ni), up);
-        /* rn < 0x7f800000 (rn >= 0 in every lane still good: E >= -126) */
+        __m256i rz = _mm256_add_epi64(_mm256_slli_epi64(_mm256_add_epi64(E, c126), 23),
+                                      _mm256_srli_epi64(sig, 29));
+        __m256i rn = _mm256_add_epi64(rz, _mm256_and_si256(_mm256_srli_epi64(sig, 28), one));
+        /* rn < 0x7f800000 (rn >= 0 in every lane still good: E >= -126), y finite and of
+         * f(x)'s sign (a zero is refused by d <= dmax) */
         good = _mm256_and_si256(good, _mm256_cmpgt_epi64(rnmax, rn));
-        __m256i want = _mm256_or_si256(_mm256_slli_epi64(_mm256_srli_epi64(mb, 63), 31), rn);
         __m256i yv = _mm256_loadu_si256((const __m256i *)(const void *)&y[q]);
-        good = _mm256_and_si256(good, _mm256_cmpeq_epi64(yv, want));
-        /* take[q + j] = (ok[q + j] != 0) & bit j of the mask, four bytes at once: each
-         * byte of ok folded to its bit 0 (the shifts by 4, 2 and 1 bring only the byte's
-         * own bits there), the mask's bits spread to bits 0, 8, 16 and 24 */
-        uint32_t mask = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(good));
-        uint32_t okw, tw;
+        __m256i ymag = _mm256_and_si256(yv, ymagm);
+        good = _mm256_and_si256(
+            good, _mm256_cmpeq_epi64(_mm256_and_si256(yv, sbit),
+                                     _mm256_slli_epi64(_mm256_srli_epi64(mb, 63), 31)));
+        good = _mm256_and_si256(good, _mm256_cmpgt_epi64(rnmax, ymag));
+        /* d = |ymag - rn| ((t ^ s) - s, s the sign of t), d <= dmax, faithful: ymag - rz in
+         * {0, 1} */
+        __m256i t = _mm256_sub_epi64(ymag, rn);
+        __m256i s = _mm256_cmpgt_epi64(zero, t);
+        __m256i d = _mm256_sub_epi64(_mm256_xor_si256(t, s), s);
+        good = _mm256_andnot_si256(_mm256_cmpgt_epi64(d, vdmax), good);
+        __m256i fa =
+            _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_sub_epi64(ymag, rz), notone), zero);
+        /* dd = |ys - ms|, uh = (dd + w)(1 + 2^-50), w = es + 2^-16, ys = y 2^(23 - E)
+         * (gs_fused_ys's value by its second branch alone: in f(x)'s binade its first,
+         * ymag - base, is y 2^(23-E) exactly too, a binary32 widened times a power of two
+         * within the double range), and the tests against the maxima */
+        __m128 yf = _mm256_castps256_ps128(
+            _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(ymag, lo32)));
+        __m256d ys = _mm256_mul_pd(_mm256_cvtps_pd(yf), pow2v(_mm256_sub_epi64(c23, E)));
+        __m256d w = _mm256_add_pd(es, p16);
+        __m256d dd = _mm256_and_pd(_mm256_sub_pd(ys, ms), absmask);
+        __m256d uh = _mm256_mul_pd(_mm256_add_pd(dd, w), m50);
+        __m256d p2k = pow2v(_mm256_sub_epi64(E, c23));
+        __m256d ct = _mm256_cmp_pd(uh, vmaxulp, _CMP_LT_OQ);
+        __m256d ab = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(uh, p2k), m50), tiny);
+        ct = _mm256_and_pd(ct, _mm256_cmp_pd(ab, vmaxabs, _CMP_LT_OQ));
+        __m256d rl = _mm256_mul_pd(_mm256_mul_pd(vmaxrel, _mm256_sub_pd(ms, w)), m48lo);
+        ct = _mm256_and_pd(ct, _mm256_cmp_pd(_mm256_mul_pd(uh, m48), rl, _CMP_LT_OQ));
+        good = _mm256_and_si256(good, _mm256_castpd_si256(ct));
+        /* the policy: passed, or failed below the unkept bound (not judged: passed) */
+        __m256i fail = zero;
+        if (judged) {
+            __m256d ddv = i2d(d);
+            __m256i fok = _mm256_or_si256(fa, unfa); /* faithful, or not asked */
+            __m256i pass = _mm256_or_si256(
+                _mm256_cmpeq_epi64(d, zero),
+                _mm256_and_si256(fok, _mm256_castpd_si256(_mm256_and_pd(
+                                          _mm256_cmp_pd(ddv, vpolcr, _CMP_LE_OQ),
+                                          _mm256_cmp_pd(uh, vpolulp, _CMP_LE_OQ)))));
+            __m256d ul = _mm256_mul_pd(_mm256_sub_pd(dd, w), m50lo);
+            __m256d ulabs = _mm256_sub_pd(_mm256_mul_pd(_mm256_mul_pd(ul, p2k), m50lo), tiny);
+            __m256d notol = _mm256_or_pd(vtoloff, _mm256_cmp_pd(ulabs, vtol, _CMP_GT_OQ));
+            __m256d why = _mm256_or_pd(_mm256_cmp_pd(ddv, vpolcr, _CMP_GT_OQ),
+                                       _mm256_cmp_pd(ul, vpolulp, _CMP_GT_OQ));
+            why = _mm256_or_pd(why, _mm256_castsi256_pd(_mm256_andnot_si256(fok, ones)));
+            fail = _mm256_castpd_si256(_mm256_and_pd(_mm256_and_pd(notol, why),
+                                                     _mm256_cmp_pd(uh, vunkept, _CMP_LT_OQ)));
+            fail = _mm256_andnot_si256(pass, fail);
+            good = _mm256_and_si256(good, _mm256_or_si256(pass, fail));
+        }
+        /* take[q + j] = (ok[q + j] != 0) & lane j taken, four bytes at once (the mask's bits
+         * spread to bits 0, 8, 16 and 24), and the counts of the lanes taken */
+        uint32_t okw;
         memcpy(&okw, ok + q, sizeof okw);
-        okw |= okw >> 4;
-        okw |= okw >> 2;
-        okw |= okw >> 1;
-        tw = spread4(mask);
-        tw &= okw & 0x01010101u;
+        __m256i tv = _mm256_andnot_si256(
+            _mm256_cmpeq_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero), good);
+        uint32_t tm = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(tv)), tw = spread4(tm);
         memcpy(take + q, &tw, sizeof tw);
+        n += (unsigned)__builtin_popcount(tm);
+        *fav = _mm256_sub_epi64(*fav, _mm256_and_si256(fa, tv));
+        *flv = _mm256_sub_epi64(*flv, _mm256_and_si256(fail, tv));
+        __m256i dz = _mm256_and_si256(d, tv);
+        for (int j = 0; j < nthr; j++)
+            gt[j] = _mm256_sub_epi64(gt[j],
+                                     _mm256_cmpgt_epi64(dz, _mm256_set1_epi64x(bound_thr[j])));
     }
-    gs_fused_cr_lane_n_generic(e + q, ok + q, y + q, k - q, emax, max_rel, take + q);
+    *np = n;
+    return q;
+}
+
+void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
+                                const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
+                                unsigned char *take, struct gs_quick_counts *cnt)
+{
+    __m256i fav = _mm256_setzero_si256(), flv = fav, gt[6];
+    for (int j = 0; j < 6; j++)
+        gt[j] = fav;
+    int nthr = 0;
+    while (nthr < 6 && bound_thr[nthr] < lim->dmax)
+        nthr++;
+    /* each loop with its count of thresholds and whether it judges a constant (the policy's
+     * tests left out where there is none: the exact function's measurement) */
+    int judged = lim->pol_ulp != INFINITY || lim->pol_cr != INFINITY || lim->faithful ||
+                 lim->unkept != -INFINITY;
+#define BL(nt, j) bound_loop(e, ok, y, k, lim, take, &n, &fav, &flv, gt, nt, j)
+    uint64_t n = 0;
+    size_t q;
+    if (judged)
+        q = nthr <= 2 ? BL(2, 1) : nthr == 3 ? BL(3, 1) : nthr == 4 ? BL(4, 1) : BL(6, 1);
+    else
+        q = nthr <= 2 ? BL(2, 0) : nthr == 3 ? BL(3, 0) : nthr == 4 ? BL(4, 0) : BL(6, 0);
+#undef BL
+    uint64_t v[4], g[7];
+    _mm256_storeu_si256((__m256i *)(void *)v, fav);
+    cnt->faithful += v[0] + v[1] + v[2] + v[3];
+    _mm256_storeu_si256((__m256i *)(void *)v, flv);
+    cnt->failed += v[0] + v[1] + v[2] + v[3];
+    g[0] = n;
+    for (int j = 0; j < 6; j++) {
+        _mm256_storeu_si256((__m256i *)(void *)v, gt[j]);
+        g[j + 1] = v[0] + v[1] + v[2] + v[3];
+    }
+    cnt->n += n;
+    cnt->cr += n - g[1];
+    for (int j = 0; j < 6; j++) /* bucket j: above j thresholds, not above j + 1 */
+        cnt->hist[j] += g[j] - g[j + 1];
+    cnt->hist[6] += g[6];
+    gs_fused_bound_lane_n_generic(e + q, ok + q, y + q, k - q, lim, take + q, cnt);
 }
 
 /* The refusals both cases of the quick lane make, as masks: |m| a zero, subnormal, infinite

@@ -63,33 +63,77 @@ static void check_rel_below(const struct gs_fused_meas *fm, double r, enum gelur
     }
 }
 
-/* The correctly rounded lane (gs_fused_cr_lane) against gs_measure's m: where it takes y
- * under maxima max_ulp >= 1/2, max_abs and max_rel, y is correctly rounded with no defect and
- * its errors are strictly below all three.  Asked with the output's own absolute or relative
- * error for the maximum, it must refuse (an error is not below itself); the lane without its
- * test of the relative error (max_rel = inf) must be caught taking such an output, so that
- * the check can fail. */
-static unsigned long n_lane, n_lane_cr, n_lane_norel_wrong;
+/* The bound lane (gs_fused_bound_lane) against gs_measure's m.  Where it takes y under limits
+ * of wide maxima, y's cr_distance, faithful, cr, class and defect must be m's.  Under the
+ * policies pol[] (the built-ins; a file-like one: max_ulp 1.5, max_cr_distance 2, abs_tol;
+ * ones at y's own ulp error and cr_distance) and a failed output's unkept bound, its verdict
+ * must be gs_policy_judge's and a failed one's ulp error below the bound.  Asked with the
+ * output's own ulp, absolute or relative error for the maximum, or its ulp error for the
+ * unkept bound, it must refuse (an error is not below itself).  The lane without its test of
+ * the relative error (max_rel = inf), and one whose bound leaves out the enclosure's width w
+ * (uh = dd, the rounded |ys - ms|), must be caught taking such an output, so that the checks
+ * can fail. */
+static struct gs_policy_values pol[8];
+static unsigned long n_lane, n_lane_near, n_lane_far, n_lane_pass, n_lane_fail,
+    n_lane_norel_wrong, n_lane_now_wrong;
 static void check_lane(const struct geluref_encl *e, uint64_t y, const struct gs_meas *m,
-                       enum geluref_func f, uint64_t x)
+                       double dd, enum geluref_func f, uint64_t x)
 {
-    n_lane_cr += m->cr && m->want_class == GS_WANT_NORMAL;
-    int wide = gs_fused_cr_lane(e, y, gs_fused_cr_emax(0.5, 0x1p100), 1.0);
-    n_lane += wide;
-    if (wide && !(m->cr && m->defect == GS_K_NONE && m->ulp < 0.5 && m->rel_err < 1.0))
-        fail_msg("%s x=0x%08llx y=0x%08llx: the lane takes an output that is not correctly "
-                 "rounded", geluref_func_name(f), (unsigned long long)x, (unsigned long long)y);
-    if (!wide)
+    const char *fn = geluref_func_name(f);
+    unsigned long long xb = x, yb = y;
+    struct gs_bound_limits lim = gs_fused_bound_limits(0x1p30, 0x1p100, 1.0, NULL, -INFINITY);
+    int64_t d;
+    int fa, fail;
+    n_lane_near += m->want_class == GS_WANT_NORMAL && m->cr_distance >= 0 && m->cr_distance <= 2;
+    if (!gs_fused_bound_lane(e, y, &lim, &d, &fa, &fail))
         return;
-    if (gs_fused_cr_lane(e, y, gs_fused_cr_emax(0.5, m->abs_err), 1.0) ||
-        gs_fused_cr_lane(e, y, gs_fused_cr_emax(0.5, 0x1p100), m->rel_err) ||
-        gs_fused_cr_lane(e, y, gs_fused_cr_emax(nextafter(0.5, 0), 0x1p100), 1.0))
-        fail_msg("%s x=0x%08llx y=0x%08llx: the lane takes an output whose errors are not "
-                 "below the maxima (abs %a, rel %a)", geluref_func_name(f),
-                 (unsigned long long)x, (unsigned long long)y, m->abs_err, m->rel_err);
-    /* without the test of the relative error the lane would take y under max_rel =
-     * m->rel_err, which y does not stay strictly below: a wrong decision */
-    n_lane_norel_wrong += gs_fused_cr_lane(e, y, gs_fused_cr_emax(0.5, 0x1p100), INFINITY);
+    n_lane++;
+    n_lane_far += d > 2;
+    if (d != m->cr_distance || fa != m->faithful || (d == 0) != m->cr || fail ||
+        m->want_class != GS_WANT_NORMAL || m->defect != (m->cr ? GS_K_NONE : GS_K_ULP_EXCEEDED))
+        fail_msg("%s x=0x%08llx y=0x%08llx: the bound lane takes cr_distance %lld faithful %d "
+                 "(failed %d), gs_measure has %lld, %d, cr %d, class %d, defect %d", fn, xb, yb,
+                 (long long)d, fa, fail, (long long)m->cr_distance, m->faithful, m->cr,
+                 m->want_class, (int)m->defect);
+    /* an error is not below itself */
+    struct gs_bound_limits own[3] = {
+        gs_fused_bound_limits(m->ulp, 0x1p100, 1.0, NULL, -INFINITY),
+        gs_fused_bound_limits(0x1p30, m->abs_err, 1.0, NULL, -INFINITY),
+        gs_fused_bound_limits(0x1p30, 0x1p100, m->rel_err, NULL, -INFINITY),
+    };
+    for (int i = 0; i < 3; i++)
+        if (gs_fused_bound_lane(e, y, &own[i], &d, &fa, &fail))
+            fail_msg("%s x=0x%08llx y=0x%08llx: the bound lane takes an output whose error %d "
+                     "is not below the maximum (ulp %a, abs %a, rel %a)", fn, xb, yb, i, m->ulp,
+                     m->abs_err, m->rel_err);
+    /* the mutations the checks must catch: no relative test, no enclosure width */
+    struct gs_bound_limits norel = own[2];
+    norel.max_rel = INFINITY;
+    n_lane_norel_wrong += gs_fused_bound_lane(e, y, &norel, &d, &fa, &fail);
+    n_lane_now_wrong += dd < m->ulp; /* uh = dd would be below the output's own ulp error */
+    /* the policies' verdicts, a failed output's bound; and policies at the output's own
+     * errors (max_ulp at its ulp error and just below, max_cr_distance just below its own) */
+    pol[5] = pol[6] = pol[7] = pol[0];
+    pol[5].max_ulp = m->ulp;
+    pol[6].max_ulp = nextafter(m->ulp, 0);
+    pol[7].max_cr_distance = (double)m->cr_distance - 1;
+    for (int i = 0; i < 8; i++)
+        for (int u = 0; u < 2; u++) {
+            double unkept = u ? INFINITY : m->ulp;
+            struct gs_bound_limits lp =
+                gs_fused_bound_limits(0x1p30, 0x1p100, 1.0, &pol[i], unkept);
+            if (!gs_fused_bound_lane(e, y, &lp, &d, &fa, &fail))
+                continue;
+            n_lane_pass += !fail;
+            n_lane_fail += fail;
+            enum gs_kind j = gs_policy_judge(&pol[i], m);
+            if (fail != (j != GS_K_NONE) || (fail && !(m->ulp < unkept)))
+                fail_msg("%s x=0x%08llx y=0x%08llx: policy %d (max_ulp %g, max_cr_distance %g, "
+                         "abs_tol %g, faithful %d): the bound lane says failed %d, "
+                         "gs_policy_judge %d; ulp %a, unkept %a", fn, xb, yb, i, pol[i].max_ulp,
+                         pol[i].max_cr_distance, pol[i].abs_tol, pol[i].faithful, fail, (int)j,
+                         m->ulp, unkept);
+        }
 }
 
 static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
@@ -166,7 +210,7 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
         if (gs_fused_measure_f32_quick(&e0, y, &f0) &&
             (f0.want != m.want || f0.ulp != m.ulp || f0.abs != m.abs_err))
             n_zero_err_wrong++;
-        check_lane(&e, y, &m, f, x);
+        check_lane(&e, y, &m, fm.d, f, x);
         int ok_fields = fm.want == m.want && fm.cr == m.cr && fm.faithful == m.faithful &&
                         fm.cr_distance == m.cr_distance && fm.want_class == m.want_class &&
                         fm.defect == m.defect && m.exact == 0 &&
@@ -230,11 +274,15 @@ static void test_fused(void **state)
     assert_true(n_zero_err_wrong > 0); /* the comparison above can fail */
     /* most of the core range's correctly rounded and nearby outputs are decided */
     assert_true(n_decided > n_tried / 3);
-    print_message("the correctly rounded lane took %lu of %lu correctly rounded normal outputs; "
-                  "without its test of the relative error it would take %lu against their own "
-                  "relative error\n", n_lane, n_lane_cr, n_lane_norel_wrong);
-    assert_true(n_lane > n_lane_cr / 2);
-    assert_true(n_lane_norel_wrong > 0); /* the check of the maxima above can fail */
+    print_message("the bound lane took %lu outputs (%lu within 2 of RN(f(x)) were measured, "
+                  "%lu taken farther); under the policies it passed %lu and failed %lu; without "
+                  "its test of the relative error it would take %lu against their own relative "
+                  "error, without the enclosure's width %lu against their own ulp error\n",
+                  n_lane, n_lane_near, n_lane_far, n_lane_pass, n_lane_fail, n_lane_norel_wrong,
+                  n_lane_now_wrong);
+    assert_true(n_lane > n_lane_near / 2);
+    assert_true(n_lane_far > 0 && n_lane_pass > 0 && n_lane_fail > 0);
+    assert_true(n_lane_norel_wrong > 0 && n_lane_now_wrong > 0); /* the checks can fail */
     print_message("gs_fused_rel_below decided %lu maxima next to the error; a test without "
                   "its margin was wrong on %lu\n", n_rel_below, n_rel_loose_wrong);
     assert_true(n_rel_below > 0);
@@ -245,6 +293,16 @@ int main(int argc, char **argv)
 {
     use_mpfr = argc > 1 && strcmp(argv[1], "mpfr") == 0;
     ref = gs_ref_new(NULL);
+    static const char *const names[4] = { "default", "strict", "faithful", "lenient" };
+    for (int i = 0; i < 4; i++) {
+        struct gs_policy *p = gs_policy_builtin(names[i]);
+        gs_policy_resolve(p, GELUREF_GELU, GELUREF_F32, &pol[i]);
+        gs_policy_free(p);
+    }
+    pol[4] = pol[0]; /* as a file would set them */
+    pol[4].max_ulp = 1.5;
+    pol[4].max_cr_distance = 2;
+    pol[4].abs_tol = 1e-30;
     if (use_mpfr)
         gs_ref_use_mpfr(ref, 1);
     const struct CMUnitTest tests[] = { cmocka_unit_test(test_fused) };

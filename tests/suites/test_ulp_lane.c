@@ -1,18 +1,21 @@
-/* The ulp sweep's correctly rounded lane four enclosures at a time (gs_fused_cr_lane_n_avx2,
- * suites/ulp_lane_avx2.c) against one at a time (gs_fused_cr_lane_n_generic, which is
- * gs_fused_cr_lane itself): every decision the same.
+/* The ulp sweep's bound lane and quick lane four enclosures at a time
+ * (gs_fused_bound_lane_n_avx2, gs_fused_quick_lane_n_avx2, suites/ulp_lane_avx2.c) against one
+ * at a time (the _generic versions, which call gs_fused_bound_lane and gs_fused_quick_core):
+ * every decision and every count the same.
  *   enclosures  the reference's double tier (geluref_enclose_n) of random binary32 inputs of
  *               every function, as the sweep sees them, and the same altered to reach each
- *               test of the lane: another side, the exponent moved across E = -126, the
- *               bound emax and binary32's largest binade, the error widened until the cell
- *               or the binade is crossed, the significand a zero, a subnormal, an infinity
- *               or a NaN (with an ordinary E too), a value just below 2^-126 (a subnormal
- *               result that rounds to the smallest normal number, and a zero for it);
- *   outputs     RN of the enclosed value (the double rounded to binary32), its neighbours,
- *               the other sign, the output the lane's tests of the binade would take
- *               (beyond binary32's range too), random patterns;
- *   bounds      emax at and around the binades; max_rel below, at and above the relative
- *               errors, negative, infinite and NaN;
+ *               test of the lanes: another side, the exponent moved across E = -126, beyond
+ *               binary32's largest binade, the error widened until the cell or the binade is
+ *               crossed, the significand a zero, a subnormal, an infinity or a NaN (with an
+ *               ordinary E too), a value just below 2^-126 (a subnormal result that rounds to
+ *               the smallest normal number, and a zero for it);
+ *   outputs     RN of the enclosed value (the double rounded to binary32), its neighbours and
+ *               outputs at the ends of the cr_distance buckets, in other binades, of the other
+ *               sign, zeros, infinities, NaN, the output the lanes' tests of the binade would
+ *               take (beyond binary32's range too), random patterns;
+ *   bounds      maxima, policies (max_ulp, max_cr_distance, faithful, abs_tol, the accuracy
+ *               domain) and unkept bounds at and around the block's errors, none, infinite
+ *               and NaN; the bound lane's dmax at times small;
  *   ok at random; blocks of every length 1 to 11 (each enclosure in every lane and in the
  *   scalar rest).
  * The quick lane's errors out (gs_quick_errs, asked in half the blocks) are compared too,
@@ -128,6 +131,59 @@ static double pick_bound(const double *vals, size_t n, double tie)
 {
     unsigned r = (unsigned)(next() % 8);
     return r < 2 ? tie : r < 5 ? vals[0] : vals[next() % n];
+}
+
+static unsigned long b_cmp, b_take, b_far, b_failed, b_fa_not_cr, b_bad, b_judged;
+
+/* The bound lane on the block e with outputs y (quick()'s) against limits from the quick
+ * lane's bounds b (their maxima, policy and unkept bound; dmax at times at the outputs'
+ * cr_distances or below), four at a time against one at a time: the same takes and the same
+ * counts (added to). */
+static void bound(enum geluref_func f, const double *xs, const struct geluref_encl *e,
+                  const unsigned char *ok, const uint64_t *y, size_t len,
+                  const struct gs_quick_bounds *b)
+{
+    struct gs_bound_limits lim =
+        gs_fused_bound_limits(b->max_ulp, b->max_abs, b->max_rel, b->v, b->unkept);
+    if (next() % 4 == 0)
+        lim.dmax = (int64_t)(next() % 6) - 1;
+    /* ties: a maximum, the policy's max_ulp or the unkept bound at an output's uh */
+    struct gs_fused_meas m;
+    size_t t = next() % len;
+    if (gs_fused_measure_f32_fast(&e[t], y[t], &m) == 1 && next() % 2) {
+        double uh = gs_fused_ulp_hi(&m);
+        switch (next() % 3) {
+        case 0: lim.max_ulp = uh; break;
+        case 1: lim.pol_ulp = uh; break;
+        default: lim.unkept = uh; break;
+        }
+    }
+    unsigned char ta[MAXB], tg[MAXB];
+    struct gs_quick_counts ca, cg;
+    memset(ta, 7, sizeof ta);
+    memset(tg, 9, sizeof tg);
+    memset(&ca, 0, sizeof ca);
+    memset(&cg, 0, sizeof cg);
+    ca.n = cg.n = 5; /* the counts are added to */
+    gs_fused_bound_lane_n_avx2(e, ok, y, len, &lim, ta, &ca);
+    gs_fused_bound_lane_n_generic(e, ok, y, len, &lim, tg, &cg);
+    int diff = memcmp(&ca, &cg, sizeof ca) != 0;
+    for (size_t i = 0; i < len; i++) {
+        b_cmp++;
+        b_take += tg[i] != 0;
+        b_judged += tg[i] != 0 && b->v != NULL;
+        if ((ta[i] != tg[i] || (diff && i == 0)) && b_bad++ < 20)
+            printf("FAIL bound %s x=%a m=%a err=%a e=%lld side=%d y=0x%08llx ok=%d dmax=%lld "
+                   "max_ulp=%a max_abs=%a max_rel=%a unkept=%a policy=%s: four at a time %d, "
+                   "one at a time %d%s\n",
+                   geluref_func_name(f), xs[i], e[i].m, e[i].err, (long long)e[i].e, e[i].side,
+                   (unsigned long long)y[i], ok[i], (long long)lim.dmax, lim.max_ulp,
+                   lim.max_abs, lim.max_rel, lim.unkept, b->v ? "yes" : "no", ta[i], tg[i],
+                   diff ? " (the block's counts differ)" : "");
+    }
+    b_far += cg.hist[4] + cg.hist[5] + cg.hist[6];
+    b_failed += cg.failed;
+    b_fa_not_cr += cg.faithful - cg.cr;
 }
 
 /* The quick lane on the block e (already altered, some outputs its own) with its own outputs
@@ -255,6 +311,7 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
                    b.v ? "yes" : "no", v.max_ulp, v.max_cr_distance, v.faithful, v.abs_tol,
                    ta[i], tg[i], diff ? " (the block's counts differ)" : "");
     }
+    bound(f, xs, e, ok, y, len, &b);
     q_failed += cg.failed;
     q_failed_flush += cg.failed_flush;
     q_failed_ftz += cg.failed_ftz;
@@ -277,10 +334,7 @@ int main(int argc, char **argv)
     }
     long n = atol(argv[1]);
     rng += (uint64_t)atol(argv[2]) * 0x9e3779b97f4a7c15u;
-    static const int64_t emaxes[] = { -127, -126, -125, -100, -20, 0, 1, 24, 127, 128, 1100 };
-    static const double rels[] = { -1.0, 0.0, 0x1p-30, 0x1p-25, 0x1p-24, 0x1.000002p-24,
-                                   0x1p-23, 1.0, INFINITY, NAN };
-    unsigned long n_cmp = 0, n_take = 0, n_bad = 0;
+    unsigned long n_bad;
     for (long it = 0; it < n; it++) {
         enum geluref_func f = (enum geluref_func)(GELUREF_GELU + (int)(next() % 10));
         double xs[MAXB];
@@ -294,7 +348,7 @@ int main(int argc, char **argv)
                 xs[i] = 1.5;
         }
         struct geluref_encl e[MAXB];
-        unsigned char ok[MAXB], ta[MAXB], tg[MAXB];
+        unsigned char ok[MAXB];
         uint64_t y[MAXB];
         memset(e, 0, sizeof e);
         geluref_enclose_n(f, xs, len, e, ok);
@@ -321,28 +375,11 @@ int main(int argc, char **argv)
             size_t from = next() % len, to = from + next() % (len - from + 1);
             memset(ok + from, 0, to - from);
         }
-        unsigned r = (unsigned)(next() % 6);
-        int64_t emax = r == 0 ? 1100 : r == 1 ? emaxes[next() % (sizeof emaxes / sizeof emaxes[0])]
-                                              : 127;
-        double max_rel = next() % 3 ? 1.0 : rels[next() % (sizeof rels / sizeof rels[0])];
         quick(f, xs, e, ok, y, len);
-        memset(ta, 7, sizeof ta);
-        memset(tg, 9, sizeof tg);
-        gs_fused_cr_lane_n_avx2(e, ok, y, len, emax, max_rel, ta);
-        gs_fused_cr_lane_n_generic(e, ok, y, len, emax, max_rel, tg);
-        for (size_t i = 0; i < len; i++) {
-            n_cmp++;
-            n_take += tg[i] == 1;
-            if (ta[i] != tg[i] && n_bad++ < 20)
-                printf("FAIL %s x=%a m=%a err=%a e=%lld side=%d y=0x%08llx emax=%lld "
-                       "max_rel=%a ok=%d: four at a time %d, one at a time %d\n",
-                       geluref_func_name(f), xs[i], e[i].m, e[i].err, (long long)e[i].e,
-                       e[i].side, (unsigned long long)y[i], (long long)emax, max_rel, ok[i],
-                       ta[i], tg[i]);
-        }
     }
-    printf("%lu decisions compared, %lu outputs taken, %lu refused, %lu different\n", n_cmp,
-           n_take, n_cmp - n_take, n_bad);
+    printf("bound lane: %lu decisions compared, %lu taken (%lu judged, %lu failed, %lu faithful "
+           "but not correctly rounded, %lu with a cr_distance above 4), %lu different\n",
+           b_cmp, b_take, b_judged, b_failed, b_fa_not_cr, b_far, b_bad);
     printf("quick lane: %lu decisions compared, %lu taken (%lu failed, %lu correctly rounded, "
            "%lu judged, %lu zeros of which %lu failed and %lu of a normal result, %lu of a "
            "subnormal result of which %lu judged and %lu flushed; failed ftz %lu, signed_zero "
@@ -363,12 +400,14 @@ int main(int argc, char **argv)
                "comparison to mean anything (%lu taken with a cr_distance above 1)\n", q_far);
         return 1;
     }
-    n_bad += q_bad;
     /* a lane that never takes (or always does) could hide a difference */
-    if (n_take < n_cmp / 20 || n_cmp - n_take < n_cmp / 20) {
-        printf("FAIL: too few outputs taken or refused for the comparison to mean anything\n");
+    if (b_take < b_cmp / 50 || b_cmp - b_take < b_cmp / 20 || b_judged < b_take / 20 ||
+        b_failed < b_take / 100 || b_fa_not_cr < b_take / 100 || b_far < b_take / 100) {
+        printf("FAIL: the bound lane took too few or too many, or too few of a kind, for the "
+               "comparison to mean anything\n");
         return 1;
     }
+    n_bad = q_bad + b_bad;
     return n_bad != 0;
 }
 #endif
