@@ -546,6 +546,49 @@ static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
  * (block_lanes). */
 #define QUICK_RETRY_MIN 8
 
+/* The inputs of a block of k selected by sel (nonzero flags), copied side by side: their
+ * enclosures, x, y and places (idx), then padded to a multiple of four with copies of the
+ * first marked not to decide (okc 0: so that a lane passes over no one-at-a-time rest).
+ * Returns how many were selected; *len, the padded count. */
+static size_t sel_copy(const struct geluref_encl *e, const unsigned char *sel,
+                       const uint64_t *x, const uint64_t *y, size_t k, struct geluref_encl *ec,
+                       uint64_t *xc, uint64_t *yc, unsigned char *okc, unsigned char *idx,
+                       size_t *len)
+{
+    size_t m = 0;
+    /* words of eight flags (0 or 1 each; a last partial word padded with zeros): the
+     * selected inputs one by one, by the lowest set bit (a sparse selection copies only
+     * what it selects); flag j of a word is its byte j, bit 8j once in little-endian
+     * order */
+    for (size_t q = 0; q < k; q += 8) {
+        uint64_t w = 0;
+        if (q + 8 <= k)
+            w = flags8(sel + q);
+        else
+            memcpy(&w, sel + q, k - q);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+#endif
+        for (; w != 0; w &= w - 1) {
+            size_t i = q + ((size_t)__builtin_ctzll(w) >> 3);
+            ec[m] = e[i];
+            xc[m] = x[i];
+            yc[m] = y[i];
+            idx[m++] = (unsigned char)i;
+        }
+    }
+    if (m == 0)
+        return 0;
+    memset(okc, 1, m);
+    *len = (m + 3) & ~(size_t)3;
+    for (size_t j = m; j < *len; j++) {
+        ec[j] = ec[0];
+        xc[j] = yc[j] = 0;
+        okc[j] = 0;
+    }
+    return m;
+}
+
 /* The quick lane over the nr inputs of a block selected by sel (ulp_lane.h, with b): over
  * the whole block where they are at least half of it, else over a copy of them side by side
  * (so that it does not pass over the others four at a time; the same decisions: each input's
@@ -574,38 +617,9 @@ static size_t quick_over(const struct geluref_encl *e, const unsigned char *sel,
         struct geluref_encl ec[ULP_MEAS_BLOCK / 2];
         uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
         unsigned char okc[ULP_MEAS_BLOCK / 2];
-        size_t m = 0;
-        /* words of eight flags (0 or 1 each; a last partial word padded with zeros): the
-         * selected inputs one by one, by the lowest set bit (a sparse selection copies only
-         * what it selects); flag j of a word is its byte j, bit 8j once in little-endian
-         * order */
-        for (size_t q = 0; q < k; q += 8) {
-            uint64_t w = 0;
-            if (q + 8 <= k)
-                w = flags8(sel + q);
-            else
-                memcpy(&w, sel + q, k - q);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-            w = __builtin_bswap64(w);
-#endif
-            for (; w != 0; w &= w - 1) {
-                size_t i = q + ((size_t)__builtin_ctzll(w) >> 3);
-                ec[m] = e[i];
-                xc[m] = x[i];
-                yc[m] = y[i];
-                idx[m++] = (unsigned char)i;
-            }
-        }
+        size_t m = sel_copy(e, sel, x, y, k, ec, xc, yc, okc, idx, &len);
         if (m == 0) /* nr > 0 says otherwise; for the compiler */
             return 0;
-        memset(okc, 1, m);
-        /* to a multiple of four with inputs it leaves (ok 0): no one-at-a-time rest */
-        len = (m + 3) & ~(size_t)3;
-        for (size_t j = m; j < len; j++) {
-            ec[j] = ec[0];
-            xc[j] = yc[j] = 0;
-            okc[j] = 0;
-        }
         gs_fused_quick_lane_n(ec, okc, xc, yc, len, b, tq, n, pick ? &er : NULL);
         len = m;
         for (size_t j = 0; j < m; j++)
@@ -647,23 +661,90 @@ struct lane_full {
     int own, err;
 };
 
+/* Input j of a block accounted in full where its enclosure gives V itself
+ * (gs_fused_measure_f32_quick's measurement, fused_meas_of, as pass 3 accounts a picked one:
+ * the kernel's own by account(), the exact function's into st).  Returns 1 when accounted, 0
+ * when V is not known (nothing done), -1 when account() stopped the run (lf->err set). */
+static int lane_account(const struct geluref_encl *e, const uint64_t *x, const uint64_t *y,
+                        size_t j, struct gs_errstat *st, struct lane_full *lf)
+{
+    struct gs_fused_meas fm;
+    struct gs_meas m;
+    if (gs_fused_measure_f32_quick(&e[j], y[j], &fm) != 1 || !fm.exact_errs)
+        return 0;
+    fused_meas_of(&fm, x[j], y[j], &m);
+    if (!lf->own) {
+        gs_errstat_add(st, &m);
+        return 1;
+    }
+    if (account(lf->u, lf->a, lf->t, 1, x[j], y[j], &m, 0, 0, lf->p) != 0) {
+        lf->err = 1;
+        return -1;
+    }
+    lf->p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
+    return 1;
+}
+
+/* The bound lane (lim) over the nr inputs of a block selected by sel: over the whole block
+ * where they are at least half of it, else over a copy of them side by side (sel_copy: the
+ * same decisions, each input's its own).  t[q] |= 1 where it takes input q; n gains their
+ * counts. */
+static void bound_over(const struct geluref_encl *e, const unsigned char *sel, size_t nr,
+                       const uint64_t *x, const uint64_t *y, size_t k,
+                       const struct gs_bound_limits *lim, unsigned char *t,
+                       struct gs_quick_counts *n)
+{
+    unsigned char tq[ULP_MEAS_BLOCK];
+    if (nr == 0)
+        return;
+    if (2 * nr >= k) {
+        gs_fused_bound_lane_n(e, sel, y, k, lim, tq, n, NULL);
+        flags_or(t, tq, k);
+        return;
+    }
+    struct geluref_encl ec[ULP_MEAS_BLOCK / 2];
+    uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
+    unsigned char okc[ULP_MEAS_BLOCK / 2], idx[ULP_MEAS_BLOCK];
+    size_t len = 0, m = sel_copy(e, sel, x, y, k, ec, xc, yc, okc, idx, &len);
+    gs_fused_bound_lane_n(ec, okc, yc, len, lim, tq, n, NULL);
+    for (size_t j = 0; j < m; j++)
+        t[idx[j]] |= tq[j];
+}
+
+/* The inputs of a block ok leaves and t has not taken, into rest; returns how many. */
+static size_t rest_of(const unsigned char *ok, const unsigned char *t, size_t k,
+                      unsigned char *rest)
+{
+    size_t nr = 0, q = 0;
+    for (; q + 8 <= k; q += 8) {
+        uint64_t w = flags8(ok + q) & ~flags8(t + q) & FLAGS8_ALL;
+        memcpy(rest + q, &w, sizeof w);
+        nr += flags8_count(w);
+    }
+    for (; q < k; q++) {
+        rest[q] = (unsigned char)(ok[q] & !t[q]);
+        nr += rest[q];
+    }
+    return nr;
+}
+
 /* The lanes' decisions for a block (ulp_lane.h), their outputs counted into st: where the
  * bound lane runs (bound, with lim: gs_fused_bound_lane), the outputs it takes (their
- * measurement certain, their errors bounded below the maxima, passed by the policy); where
- * the quick lane runs (quick, with b), those it takes of the rest.  t[q] is nonzero where
- * either took input q; failed[0] to failed[3] gain how many of them the policy failed for
- * ulp_exceeded, premature_flush, ftz and signed_zero (their findings for the caller to
- * count), *crn how many the bound lane took.  Where the quick lane leaves QUICK_RETRY_MIN
- * inputs or more,
- * those of the largest errors among the ones it decided are accounted in full (lf: their V
- * is known, gs_fused_measure_f32_quick's measurement, fused_meas_of, as pass 3 accounts a
- * picked one: the kernel's own by account(), the exact function's into st), and the lane runs
- * again over the rest against the maxima and findings they leave.  Errors that grow along a
- * tail (an approximation's against the exact function, a kernel's own near 2^-20 for the
- * sigmoid form), with the outputs' rounding as noise over a block, leave about half of a
- * block above the maxima the block starts with; the same result (any input may be accounted
- * in full at any time, and the lane's decisions hold against maxima and worst lists that only
- * grow).  Returns how many they took (those accounted in full too). */
+ * measurement certain, their errors bounded below the maxima, passed by the policy or failed
+ * below the unkept bound); where the quick lane runs (quick, with b), those it takes of the
+ * rest.  t[q] is nonzero where either took input q; failed[0] to failed[3] gain how many of
+ * them the policy failed for ulp_exceeded, premature_flush, ftz and signed_zero (their
+ * findings for the caller to count), *crn how many the bound lane took at first.  Errors that
+ * grow along a tail or a block (an approximation's against the exact function, a kernel's own
+ * near 2^-20 for the sigmoid form), with the outputs' rounding as noise over a block, leave a
+ * part of a block above the maxima the block starts with.  So where the bound lane leaves
+ * QUICK_RETRY_MIN inputs or more, the one of the largest uh among them is accounted in full
+ * first (lane_account: its V known) and the bound lane runs again over the rest, against the
+ * maxima and findings it leaves; and where the quick lane then leaves QUICK_RETRY_MIN or more,
+ * those of the largest errors among the ones it decided are accounted in full and it runs
+ * again likewise.  The same result (any input may be accounted in full at any time, and the
+ * lanes' decisions hold against maxima and worst lists that only grow).  Returns how many
+ * they took (those accounted in full too). */
 static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *ok,
                             const uint64_t *x, const uint64_t *y, size_t k, int bound,
                             const struct gs_bound_limits *lim, int quick,
@@ -672,54 +753,65 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
                             struct lane_full *lf)
 {
     struct gs_quick_counts n = { 0 };
-    uint64_t full = 0; /* accounted in full (the largest errors the quick lane left) */
-    size_t q;
-    if (bound) {
-        gs_fused_bound_lane_n(e, ok, y, k, lim, t, &n);
-    } else {
+    uint64_t full = 0; /* accounted in full (the largest errors the lanes left) */
+    double uh[ULP_MEAS_BLOCK];
+    if (bound)
+        gs_fused_bound_lane_n(e, ok, y, k, lim, t, &n, quick ? uh : NULL);
+    else
         memset(t, 0, k);
-    }
     *crn = n.n;
     if (quick && n.n < k) {
         unsigned char rest[ULP_MEAS_BLOCK];
-        size_t nr = 0;
-        for (q = 0; q + 8 <= k; q += 8) {
-            uint64_t w = flags8(ok + q) & ~flags8(t + q) & FLAGS8_ALL;
-            memcpy(rest + q, &w, sizeof w);
-            nr += flags8_count(w);
+        size_t nr = rest_of(ok, t, k, rest);
+        if (bound && nr >= QUICK_RETRY_MIN) { /* the largest uh left in full, the lane again */
+            size_t j = k;
+            for (size_t q = 0; q < k; q++)
+                if (rest[q] && uh[q] >= 0 && (j == k || uh[q] > uh[j]))
+                    j = q;
+            int r = j < k ? lane_account(e, x, y, j, st, lf) : 0;
+            if (r < 0)
+                return 0;
+            if (r > 0) {
+                t[j] = 1;
+                full++;
+                rest[j] = 0;
+                struct gs_bound_limits l2 = gs_fused_bound_limits(
+                    st->max_ulp, st->max_abs, st->max_rel, b->v,
+                    lf->own ? gs_findings_unkept_below(&lf->a->f, GS_K_ULP_EXCEEDED, lf->rg)
+                            : -INFINITY);
+                bound_over(e, rest, nr - 1, x, y, k, &l2, t, &n);
+                nr = rest_of(ok, t, k, rest);
+                /* a few it left again (above a maximum of another kind, or tied), each in
+                 * full at once: pass 2 to 5 would pick and measure them so */
+                size_t nd = 0;
+                for (size_t q = 0; q < k; q++)
+                    nd += rest[q] && uh[q] >= 0;
+                for (size_t q = 0; nd < QUICK_RETRY_MIN && q < k; q++) {
+                    if (!rest[q] || !(uh[q] >= 0) || (r = lane_account(e, x, y, q, st, lf)) == 0)
+                        continue;
+                    if (r < 0)
+                        return 0;
+                    t[q] = 1;
+                    full++;
+                    rest[q] = 0;
+                    nr--;
+                }
+            }
         }
-        for (; q < k; q++) {
-            rest[q] = (unsigned char)(ok[q] & !t[q]);
-            nr += rest[q];
-        }
-        /* the largest errors left in full, then the lane again */
+        /* the largest errors left in full, then the quick lane again */
         size_t pick[3];
         size_t np = quick_over(e, rest, nr, x, y, k, b, t, &n, pick);
         if (np > 0) {
             for (size_t i = 0; i < np; i++) {
-                size_t j = pick[i];
-                struct gs_fused_meas fm;
-                struct gs_meas m;
-                if (gs_fused_measure_f32_quick(&e[j], y[j], &fm) != 1 || !fm.exact_errs)
-                    continue;
-                fused_meas_of(&fm, x[j], y[j], &m);
-                if (!lf->own) {
-                    gs_errstat_add(st, &m);
-                } else {
-                    if (account(lf->u, lf->a, lf->t, 1, x[j], y[j], &m, 0, 0, lf->p) != 0) {
-                        lf->err = 1;
-                        return 0;
-                    }
-                    lf->p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
+                int r = lane_account(e, x, y, pick[i], st, lf);
+                if (r < 0)
+                    return 0;
+                if (r > 0) {
+                    t[pick[i]] = 1;
+                    full++;
                 }
-                t[j] = 1;
-                full++;
             }
-            nr = 0;
-            for (q = 0; q < k; q++) {
-                rest[q] = (unsigned char)(rest[q] & !t[q]);
-                nr += rest[q];
-            }
+            nr = rest_of(ok, t, k, rest);
             struct gs_quick_bounds b2 =
                 quick_bounds(st, b->v, lf->own ? &lf->a->f : NULL, lf->rg);
             quick_over(e, rest, nr, x, y, k, &b2, t, &n, NULL);

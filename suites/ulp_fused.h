@@ -589,8 +589,9 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
  *    faithful where the policy asks it, or ul above its max_ulp; and then uh below
  *    lim->unkept, so that its finding cannot enter the worst list (gs_findings_count_unkept
  *    with score uh, as pass 4 counts a decided failure).
- * Then *dp = y's cr_distance, *fap = whether y is faithful, *failp = whether the policy fails
- * it, and what the measurement adds is certain: one point, cr (cr_distance 0), faithful, its
+ * Wherever it gets as far as the error intervals (the measurement decided, y within dmax),
+ * *uhp = uh, taken or not (ulp.c block_lanes picks the largest to account first).  Then *dp =
+ * y's cr_distance, *fap = whether y is faithful, *failp = whether the policy fails it, and what the measurement adds is certain: one point, cr (cr_distance 0), faithful, its
  * bucket, the maxima unchanged, and where failed one ulp_exceeded finding counted, not kept.
  * 0 when it does not decide that (the caller measures y the other ways: ulp.c block_lanes).
  * Only outputs within lim->dmax of RN(f(x)) are taken.  The same operations as those
@@ -606,7 +607,7 @@ struct gs_bound_limits {
 
 static inline __attribute__((always_inline)) int
 gs_fused_bound_lane(const struct geluref_encl *e, uint64_t y, const struct gs_bound_limits *lim,
-                    int64_t *dp, int *fap, int *failp)
+                    int64_t *dp, int *fap, int *failp, double *uhp)
 {
     uint64_t mb;
     int64_t E, ni;
@@ -624,6 +625,7 @@ gs_fused_bound_lane(const struct geluref_encl *e, uint64_t y, const struct gs_bo
         return 0;
     double w = es + 0x1p-16, dd = fabs(gs_fused_ys(ymag, E, base) - ms);
     double uh = (dd + w) * (1 + 0x1p-50), p2k = gs_fused_pow2(E - 23);
+    *uhp = uh;
     if (!(uh < lim->max_ulp && uh * p2k * (1 + 0x1p-50) + 0x1p-1074 < lim->max_abs &&
           uh * (1 + 0x1p-48) < lim->max_rel * (ms - w) * (1 - 0x1p-48)))
         return 0;

@@ -8,12 +8,17 @@
 
 void gs_fused_bound_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
                                    const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
-                                   unsigned char *take, struct gs_quick_counts *cnt)
+                                   unsigned char *take, struct gs_quick_counts *cnt,
+                                   double *uh)
 {
     for (size_t q = 0; q < k; q++) {
-        int64_t d;
-        int fa, fail;
-        take[q] = (unsigned char)(ok[q] && gs_fused_bound_lane(&e[q], y[q], lim, &d, &fa, &fail));
+        int64_t d = 0;
+        int fa = 0, fail = 0;
+        double u = -1;
+        take[q] = (unsigned char)(ok[q] &&
+                                  gs_fused_bound_lane(&e[q], y[q], lim, &d, &fa, &fail, &u));
+        if (uh != NULL)
+            uh[q] = u;
         if (!take[q])
             continue;
         cnt->n++;
@@ -26,15 +31,15 @@ void gs_fused_bound_lane_n_generic(const struct geluref_encl *e, const unsigned 
 
 void gs_fused_bound_lane_n(const struct geluref_encl *e, const unsigned char *ok,
                            const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
-                           unsigned char *take, struct gs_quick_counts *cnt)
+                           unsigned char *take, struct gs_quick_counts *cnt, double *uh)
 {
 #if defined(GS_HAVE_AVX2_LANE)
     if (__builtin_cpu_supports("avx2")) {
-        gs_fused_bound_lane_n_avx2(e, ok, y, k, lim, take, cnt);
+        gs_fused_bound_lane_n_avx2(e, ok, y, k, lim, take, cnt, uh);
         return;
     }
 #endif
-    gs_fused_bound_lane_n_generic(e, ok, y, k, lim, take, cnt);
+    gs_fused_bound_lane_n_generic(e, ok, y, k, lim, take, cnt, uh);
 }
 
 /* Whether enclosure e's result is a normal one (E >= -126, E as the AVX2 lane computes it). */

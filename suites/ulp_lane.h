@@ -54,19 +54,21 @@ struct gs_quick_counts {
 
 /* The bound lane over a block: take[q] = ok[q] && gs_fused_bound_lane(&e[q], y[q], lim, ...)
  * for q < k, the taken ones' counts added to *cnt (n; cr, those of cr_distance 0; faithful;
- * failed, the ulp_exceeded ones the policy fails; their cr_distance buckets). */
+ * failed, the ulp_exceeded ones the policy fails; their cr_distance buckets).  Where uh is not
+ * NULL, uh[q] = its uh where ok[q] and it sets one, else -1. */
 void gs_fused_bound_lane_n(const struct geluref_encl *e, const unsigned char *ok,
                            const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
-                           unsigned char *take, struct gs_quick_counts *cnt);
+                           unsigned char *take, struct gs_quick_counts *cnt, double *uh);
 /* One at a time (gs_fused_bound_lane), whatever the CPU. */
 void gs_fused_bound_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
                                    const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
-                                   unsigned char *take, struct gs_quick_counts *cnt);
+                                   unsigned char *take, struct gs_quick_counts *cnt,
+                                   double *uh);
 #if defined(GS_HAVE_AVX2_LANE)
 /* Four at a time; only where the CPU reports AVX2. */
 void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
                                 const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
-                                unsigned char *take, struct gs_quick_counts *cnt);
+                                unsigned char *take, struct gs_quick_counts *cnt, double *uh);
 #endif
 
 /* Where the caller passes er (not NULL): er->ulp[q], er->abs[q] and er->a[q] receive input

@@ -81,7 +81,7 @@ static const int64_t bound_thr[6] = { 0, 1, 2, 4, 16, 256 };
 static inline __attribute__((always_inline)) size_t
 bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y, size_t k,
            const struct gs_bound_limits *lim, unsigned char *take, uint64_t *np, __m256i *fav,
-           __m256i *flv, __m256i *gt, const int nthr, const int judged)
+           __m256i *flv, __m256i *gt, double *uho, const int nthr, const int judged)
 {
     size_t q = 0;
     const __m256i c7ff = _mm256_set1_epi64x(0x7ff), c1023 = _mm256_set1_epi64x(1023);
@@ -164,6 +164,14 @@ bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t
         __m256d w = _mm256_add_pd(es, p16);
         __m256d dd = _mm256_and_pd(_mm256_sub_pd(ys, ms), absmask);
         __m256d uh = _mm256_mul_pd(_mm256_add_pd(dd, w), m50);
+        uint32_t okw;
+        memcpy(&okw, ok + q, sizeof okw);
+        __m256i okv = _mm256_xor_si256(
+            _mm256_cmpeq_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero), ones);
+        if (uho != NULL) /* uh where the lane got this far (decided, within dmax), else -1 */
+            _mm256_storeu_pd(uho + q, _mm256_blendv_pd(_mm256_set1_pd(-1), uh,
+                                                       _mm256_castsi256_pd(
+                                                           _mm256_and_si256(good, okv))));
         __m256d p2k = pow2v(_mm256_sub_epi64(E, c23));
         __m256d ct = _mm256_cmp_pd(uh, vmaxulp, _CMP_LT_OQ);
         __m256d ab = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(uh, p2k), m50), tiny);
@@ -194,10 +202,7 @@ bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t
         }
         /* take[q + j] = (ok[q + j] != 0) & lane j taken, four bytes at once (the mask's bits
          * spread to bits 0, 8, 16 and 24), and the counts of the lanes taken */
-        uint32_t okw;
-        memcpy(&okw, ok + q, sizeof okw);
-        __m256i tv = _mm256_andnot_si256(
-            _mm256_cmpeq_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero), good);
+        __m256i tv = _mm256_and_si256(okv, good);
         uint32_t tm = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(tv)), tw = spread4(tm);
         memcpy(take + q, &tw, sizeof tw);
         n += (unsigned)__builtin_popcount(tm);
@@ -214,7 +219,7 @@ bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t
 
 void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned char *ok,
                                 const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
-                                unsigned char *take, struct gs_quick_counts *cnt)
+                                unsigned char *take, struct gs_quick_counts *cnt, double *uh)
 {
     __m256i fav = _mm256_setzero_si256(), flv = fav, gt[6];
     for (int j = 0; j < 6; j++)
@@ -226,7 +231,7 @@ void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
      * tests left out where there is none: the exact function's measurement) */
     int judged = lim->pol_ulp != INFINITY || lim->pol_cr != INFINITY || lim->faithful ||
                  lim->unkept != -INFINITY;
-#define BL(nt, j) bound_loop(e, ok, y, k, lim, take, &n, &fav, &flv, gt, nt, j)
+#define BL(nt, j) bound_loop(e, ok, y, k, lim, take, &n, &fav, &flv, gt, uh, nt, j)
     uint64_t n = 0;
     size_t q;
     if (judged)
@@ -249,7 +254,8 @@ void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     for (int j = 0; j < 6; j++) /* bucket j: above j thresholds, not above j + 1 */
         cnt->hist[j] += g[j] - g[j + 1];
     cnt->hist[6] += g[6];
-    gs_fused_bound_lane_n_generic(e + q, ok + q, y + q, k - q, lim, take + q, cnt);
+    gs_fused_bound_lane_n_generic(e + q, ok + q, y + q, k - q, lim, take + q, cnt,
+                                  uh != NULL ? uh + q : NULL);
 }
 
 /* The refusals both cases of the quick lane make, as masks: |m| a zero, subnormal, infinite

@@ -69,13 +69,13 @@ static void check_rel_below(const struct gs_fused_meas *fm, double r, enum gelur
  * ones at y's own ulp error and cr_distance) and a failed output's unkept bound, its verdict
  * must be gs_policy_judge's and a failed one's ulp error below the bound.  Asked with the
  * output's own ulp, absolute or relative error for the maximum, or its ulp error for the
- * unkept bound, it must refuse (an error is not below itself).  The lane without its test of
- * the relative error (max_rel = inf), and one whose bound leaves out the enclosure's width w
- * (uh = dd, the rounded |ys - ms|), must be caught taking such an output, so that the checks
- * can fail. */
+ * unkept bound, it must refuse (an error is not below itself), with its uh set: an upper
+ * bound of the ulp error, and within 2^-10 of it.  The lane without its test of the relative
+ * error (max_rel = inf), and one whose bound leaves out the enclosure's width w (uh = dd, the
+ * rounded |ys - ms|), must be caught taking such an output, so that the checks can fail. */
 static struct gs_policy_values pol[8];
 static unsigned long n_lane, n_lane_near, n_lane_far, n_lane_pass, n_lane_fail,
-    n_lane_norel_wrong, n_lane_now_wrong;
+    n_lane_norel_wrong, n_lane_now_wrong, n_lane_uh;
 static void check_lane(const struct geluref_encl *e, uint64_t y, const struct gs_meas *m,
                        double dd, enum geluref_func f, uint64_t x)
 {
@@ -84,8 +84,16 @@ static void check_lane(const struct geluref_encl *e, uint64_t y, const struct gs
     struct gs_bound_limits lim = gs_fused_bound_limits(0x1p30, 0x1p100, 1.0, NULL, -INFINITY);
     int64_t d;
     int fa, fail;
+    double u;
     n_lane_near += m->want_class == GS_WANT_NORMAL && m->cr_distance >= 0 && m->cr_distance <= 2;
-    if (!gs_fused_bound_lane(e, y, &lim, &d, &fa, &fail))
+    u = -1;
+    int took = gs_fused_bound_lane(e, y, &lim, &d, &fa, &fail, &u);
+    /* uh, where it is set, taken or not: an upper bound of the ulp error, and a close one */
+    if (u >= 0 && !(m->ulp <= u && u - m->ulp < 0x1p-10))
+        fail_msg("%s x=0x%08llx y=0x%08llx: the bound lane's uh %a for ulp error %a", fn, xb,
+                 yb, u, m->ulp);
+    n_lane_uh += u >= 0;
+    if (!took)
         return;
     n_lane++;
     n_lane_far += d > 2;
@@ -102,14 +110,14 @@ static void check_lane(const struct geluref_encl *e, uint64_t y, const struct gs
         gs_fused_bound_limits(0x1p30, 0x1p100, m->rel_err, NULL, -INFINITY),
     };
     for (int i = 0; i < 3; i++)
-        if (gs_fused_bound_lane(e, y, &own[i], &d, &fa, &fail))
+        if (u = -1, gs_fused_bound_lane(e, y, &own[i], &d, &fa, &fail, &u) || !(u >= m->ulp))
             fail_msg("%s x=0x%08llx y=0x%08llx: the bound lane takes an output whose error %d "
                      "is not below the maximum (ulp %a, abs %a, rel %a)", fn, xb, yb, i, m->ulp,
                      m->abs_err, m->rel_err);
     /* the mutations the checks must catch: no relative test, no enclosure width */
     struct gs_bound_limits norel = own[2];
     norel.max_rel = INFINITY;
-    n_lane_norel_wrong += gs_fused_bound_lane(e, y, &norel, &d, &fa, &fail);
+    n_lane_norel_wrong += gs_fused_bound_lane(e, y, &norel, &d, &fa, &fail, &u);
     n_lane_now_wrong += dd < m->ulp; /* uh = dd would be below the output's own ulp error */
     /* the policies' verdicts, a failed output's bound; and policies at the output's own
      * errors (max_ulp at its ulp error and just below, max_cr_distance just below its own) */
@@ -118,11 +126,11 @@ static void check_lane(const struct geluref_encl *e, uint64_t y, const struct gs
     pol[6].max_ulp = nextafter(m->ulp, 0);
     pol[7].max_cr_distance = (double)m->cr_distance - 1;
     for (int i = 0; i < 8; i++)
-        for (int u = 0; u < 2; u++) {
-            double unkept = u ? INFINITY : m->ulp;
+        for (int w = 0; w < 2; w++) {
+            double unkept = w ? INFINITY : m->ulp;
             struct gs_bound_limits lp =
                 gs_fused_bound_limits(0x1p30, 0x1p100, 1.0, &pol[i], unkept);
-            if (!gs_fused_bound_lane(e, y, &lp, &d, &fa, &fail))
+            if (!gs_fused_bound_lane(e, y, &lp, &d, &fa, &fail, &u))
                 continue;
             n_lane_pass += !fail;
             n_lane_fail += fail;
@@ -280,7 +288,7 @@ static void test_fused(void **state)
                   "error, without the enclosure's width %lu against their own ulp error\n",
                   n_lane, n_lane_near, n_lane_far, n_lane_pass, n_lane_fail, n_lane_norel_wrong,
                   n_lane_now_wrong);
-    assert_true(n_lane > n_lane_near / 2);
+    assert_true(n_lane > n_lane_near / 2 && n_lane_uh >= n_lane);
     assert_true(n_lane_far > 0 && n_lane_pass > 0 && n_lane_fail > 0);
     assert_true(n_lane_norel_wrong > 0 && n_lane_now_wrong > 0); /* the checks can fail */
     print_message("gs_fused_rel_below decided %lu maxima next to the error; a test without "

@@ -133,12 +133,12 @@ static double pick_bound(const double *vals, size_t n, double tie)
     return r < 2 ? tie : r < 5 ? vals[0] : vals[next() % n];
 }
 
-static unsigned long b_cmp, b_take, b_far, b_failed, b_fa_not_cr, b_bad, b_judged;
+static unsigned long b_cmp, b_take, b_far, b_failed, b_fa_not_cr, b_bad, b_judged, b_uh;
 
 /* The bound lane on the block e with outputs y (quick()'s) against limits from the quick
- * lane's bounds b (their maxima, policy and unkept bound; dmax at times at the outputs'
- * cr_distances or below), four at a time against one at a time: the same takes and the same
- * counts (added to). */
+ * lane's bounds b (their maxima, policy and unkept bound; dmax at times small; ties at an
+ * output's uh), four at a time against one at a time: the same takes, the same counts (added
+ * to), and where asked the same uh out. */
 static void bound(enum geluref_func f, const double *xs, const struct geluref_encl *e,
                   const unsigned char *ok, const uint64_t *y, size_t len,
                   const struct gs_quick_bounds *b)
@@ -165,9 +165,17 @@ static void bound(enum geluref_func f, const double *xs, const struct geluref_en
     memset(&ca, 0, sizeof ca);
     memset(&cg, 0, sizeof cg);
     ca.n = cg.n = 5; /* the counts are added to */
-    gs_fused_bound_lane_n_avx2(e, ok, y, len, &lim, ta, &ca);
-    gs_fused_bound_lane_n_generic(e, ok, y, len, &lim, tg, &cg);
-    int diff = memcmp(&ca, &cg, sizeof ca) != 0;
+    /* uh out where asked (half the blocks): every entry the same bits, -1 included */
+    double ua[MAXB], ug[MAXB];
+    int with_uh = next() % 2;
+    memset(ua, 0x5a, sizeof ua);
+    memset(ug, 0xa5, sizeof ug);
+    gs_fused_bound_lane_n_avx2(e, ok, y, len, &lim, ta, &ca, with_uh ? ua : NULL);
+    gs_fused_bound_lane_n_generic(e, ok, y, len, &lim, tg, &cg, with_uh ? ug : NULL);
+    int diff = memcmp(&ca, &cg, sizeof ca) != 0 ||
+               (with_uh && memcmp(ua, ug, len * sizeof ua[0]) != 0);
+    for (size_t i = 0; with_uh && i < len; i++)
+        b_uh += ug[i] >= 0 && !tg[i];
     for (size_t i = 0; i < len; i++) {
         b_cmp++;
         b_take += tg[i] != 0;
@@ -378,8 +386,9 @@ int main(int argc, char **argv)
         quick(f, xs, e, ok, y, len);
     }
     printf("bound lane: %lu decisions compared, %lu taken (%lu judged, %lu failed, %lu faithful "
-           "but not correctly rounded, %lu with a cr_distance above 4), %lu different\n",
-           b_cmp, b_take, b_judged, b_failed, b_fa_not_cr, b_far, b_bad);
+           "but not correctly rounded, %lu with a cr_distance above 4), %lu uh out of outputs "
+           "refused, %lu different\n",
+           b_cmp, b_take, b_judged, b_failed, b_fa_not_cr, b_far, b_uh, b_bad);
     printf("quick lane: %lu decisions compared, %lu taken (%lu failed, %lu correctly rounded, "
            "%lu judged, %lu zeros of which %lu failed and %lu of a normal result, %lu of a "
            "subnormal result of which %lu judged and %lu flushed; failed ftz %lu, signed_zero "
@@ -402,7 +411,8 @@ int main(int argc, char **argv)
     }
     /* a lane that never takes (or always does) could hide a difference */
     if (b_take < b_cmp / 50 || b_cmp - b_take < b_cmp / 20 || b_judged < b_take / 20 ||
-        b_failed < b_take / 100 || b_fa_not_cr < b_take / 100 || b_far < b_take / 100) {
+        b_failed < b_take / 100 || b_fa_not_cr < b_take / 100 || b_far < b_take / 100 ||
+        b_uh < b_take / 100) {
         printf("FAIL: the bound lane took too few or too many, or too few of a kind, for the "
                "comparison to mean anything\n");
         return 1;
