@@ -542,8 +542,8 @@ static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
                                            const struct gs_policy_values *v,
                                            const struct gs_findings *f, enum gs_region rg);
 
-/* Inputs a block's quick lane leaves, at least, for its largest errors to be accounted first
- * (block_lanes). */
+/* Inputs a block's bound lane or quick lane leaves, at least, for its largest errors to be
+ * accounted first (block_lanes). */
 #define QUICK_RETRY_MIN 8
 
 /* The inputs of a block of k selected by sel (nonzero flags), copied side by side: their
