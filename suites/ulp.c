@@ -776,7 +776,7 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
                 full++;
                 rest[j] = 0;
                 struct gs_bound_limits l2 = gs_fused_bound_limits(
-                    st->max_ulp, st->max_abs, st->max_rel, b->v,
+                    st->max_ulp, st->max_abs, st->max_rel, st->cr, st->points, b->v,
                     lf->own ? gs_findings_unkept_below(&lf->a->f, GS_K_ULP_EXCEEDED, lf->rg)
                             : -INFINITY);
                 bound_over(e, rest, nr - 1, x, y, k, &l2, t, &n);
@@ -1108,7 +1108,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     int one_rg = rg0 < GS_N_REGIONS && ((xlo ^ xhi) >> 31) == 0 &&
                  rg0 == region_of(GELUREF_F32, xhi);
-    struct gs_bound_limits lim_own = gs_fused_bound_limits(-1, -1, -1, NULL, -INFINITY);
+    struct gs_bound_limits lim_own = gs_fused_bound_limits(-1, -1, -1, 0, 0, NULL, -INFINITY);
     struct gs_bound_limits lim_ex = lim_own;
     int lane_own = 0, lane_ex = 0; /* try the lanes in this block */
     /* statistics empty at the block's start (an item's first block in the region): a lane
@@ -1169,9 +1169,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     if (one_rg) {
         const struct gs_errstat *s0 = &a->loc[rg0], *sx = &a->ex_loc[rg0];
-        lim_own = gs_fused_bound_limits(s0->max_ulp, s0->max_abs, s0->max_rel, v,
+        lim_own = gs_fused_bound_limits(s0->max_ulp, s0->max_abs, s0->max_rel, s0->cr,
+                                        s0->points, v,
                                         gs_findings_unkept_below(&a->f, GS_K_ULP_EXCEEDED, rg0));
-        lim_ex = gs_fused_bound_limits(sx->max_ulp, sx->max_abs, sx->max_rel, NULL, -INFINITY);
+        lim_ex = gs_fused_bound_limits(sx->max_ulp, sx->max_abs, sx->max_rel, sx->cr, sx->points,
+                                       NULL, -INFINITY);
         lane_own = lim_own.dmax >= 0 && fs.skip_own == 0;
         lane_ex = u->exact && lim_ex.dmax >= 0 && fs.skip_ex == 0;
     }

@@ -589,15 +589,20 @@ gs_fused_quick_core(const struct geluref_encl *e, uint64_t y, struct gs_fused_me
  *    faithful where the policy asks it, or ul above its max_ulp; and then uh below
  *    lim->unkept, so that its finding cannot enter the worst list (gs_findings_count_unkept
  *    with score uh, as pass 4 counts a decided failure).
- * Wherever it gets as far as the error intervals (the measurement decided, y within dmax),
- * *uhp = uh, taken or not (ulp.c block_lanes picks the largest to account first).  Then *dp =
- * y's cr_distance, *fap = whether y is faithful, *failp = whether the policy fails it, and what the measurement adds is certain: one point, cr (cr_distance 0), faithful, its
- * bucket, the maxima unchanged, and where failed one ulp_exceeded finding counted, not kept.
- * 0 when it does not decide that (the caller measures y the other ways: ulp.c block_lanes).
+ * A correctly rounded output is taken by the correctly rounded case's shorter tests first
+ * (below).  Wherever it gets as far as the error intervals (the measurement decided, y within
+ * dmax, not taken so), *uhp = uh, taken or not (ulp.c block_lanes picks the largest to
+ * account first).  Then *dp = y's cr_distance, *fap = whether y is faithful, *failp = whether
+ * the policy fails it, and what the measurement adds is certain: one point, cr (cr_distance
+ * 0), faithful, its bucket, the maxima unchanged, and where failed one ulp_exceeded finding
+ * counted, not kept.  0 when it does not decide that (the caller measures y the other ways:
+ * ulp.c block_lanes).
  * Only outputs within lim->dmax of RN(f(x)) are taken.  The same operations as those
  * functions', on the same values. */
 struct gs_bound_limits {
     int64_t dmax;            /* the largest cr_distance taken (-1: none), below 2^22 */
+    int64_t emax;            /* the correctly rounded case's binade bound (-1000: none) */
+    int cr_first;            /* try the correctly rounded case first */
     double max_ulp, max_abs, max_rel; /* the statistics' maxima */
     double pol_ulp, pol_cr;  /* the policy's max_ulp, max_cr_distance (INFINITY: not judged) */
     double tol;              /* the policy's abs_tol (0: none) */
@@ -623,6 +628,23 @@ gs_fused_bound_lane(const struct geluref_encl *e, uint64_t y, const struct gs_bo
     int fa = ymag - rz <= 1; /* ymag = rz or rz + 1 (unsigned: below rz wraps) */
     if (d > lim->dmax) /* a zero y too: d = rn >= 2^23 > dmax */
         return 0;
+    *dp = d;
+    *fap = fa;
+    *failp = 0;
+    /* the correctly rounded case (y = RN(f(x))) of the old correctly rounded lane, without
+     * the intervals: V, f(x) rounded to odd at 40 bits, lies in f(x)'s 40-bit cell, on f(x)'s
+     * side of the midpoint n + 1/2 (a 25-bit number, never inside a cell), and is odd, so
+     * never that midpoint: y's ulp error, computed exactly (small integers and multiples of
+     * 2^-16), is at most 1/2 - 2^-16, below max_ulp >= 1/2; its absolute error below
+     * 2^(E-24) <= max_abs (E <= emax); its relative error RN(q), q = ulp / a with a = |V|
+     * 2^-k > lo - 1, where RN(max_rel (lo - 1)) > 1/2 (1 + 2^-50): then max_rel (lo - 1) > 1/2
+     * (1 + 2^-51), so max_rel > q (1 + 2^-51) and RN(q) <= q (1 + 2^-53) < max_rel.  A
+     * correctly rounded output passes every policy.  Tried where lim->cr_first says so (most
+     * outputs correctly rounded); the AVX2 version then skips the rest of a batch whose every
+     * lane is this case. */
+    if (lim->cr_first && d == 0 && E <= lim->emax &&
+        lim->max_rel * (lo - 1) > 0.5 * (1 + 0x1p-50))
+        return 1;
     double w = es + 0x1p-16, dd = fabs(gs_fused_ys(ymag, E, base) - ms);
     double uh = (dd + w) * (1 + 0x1p-50), p2k = gs_fused_pow2(E - 23);
     *uhp = uh;
@@ -638,26 +660,38 @@ gs_fused_bound_lane(const struct geluref_encl *e, uint64_t y, const struct gs_bo
         if (!(fail && uh < lim->unkept))
             return 0;
     }
-    *dp = d;
-    *fap = fa;
     *failp = !pass;
     return 1;
 }
 
 /* The bound lane's limits (gs_bound_limits) for statistics with maxima max_ulp, max_abs and
- * max_rel, judged by policy v (NULL: not judged, the exact function's measurement), a failed
- * output taken below unkept (gs_findings_unkept_below of ulp_exceeded; -INFINITY: none).
+ * max_rel and counts cr of points, judged by policy v (NULL: not judged, the exact function's
+ * measurement), a failed output taken below unkept (gs_findings_unkept_below of
+ * ulp_exceeded; -INFINITY: none).
+ * emax: the largest E with 2^(E-24) <= max_abs where max_ulp >= 1/2, else -1000; cr_first:
+ * where cr is at least three quarters of points (the statistics' correctly rounded outputs so
+ * far: most of the next are likely to be too).
  * dmax: at most 2 max_ulp + 2 and 2^22 - 1, a limit that bounds the buckets the lane counts
  * and refuses only outputs far below f(x)'s binade (a taken output's ulp error is below
  * max_ulp, and each pattern step is at least half a unit in f(x)'s binade and the one below
  * it); -1 where there is no maximum yet (max_ulp < 0: the lane takes nothing). */
 static inline struct gs_bound_limits gs_fused_bound_limits(double max_ulp, double max_abs,
-                                                           double max_rel,
+                                                           double max_rel, uint64_t cr,
+                                                           uint64_t points,
                                                            const struct gs_policy_values *v,
                                                            double unkept)
 {
-    struct gs_bound_limits lim = { -1,       max_ulp,  max_abs, max_rel, INFINITY,
-                                   INFINITY, 0,        unkept,  0 };
+    struct gs_bound_limits lim = { .dmax = -1,         .emax = -1000,      .max_ulp = max_ulp,
+                                   .max_abs = max_abs, .max_rel = max_rel, .pol_ulp = INFINITY,
+                                   .pol_cr = INFINITY, .tol = 0,           .unkept = unkept,
+                                   .faithful = 0 };
+    lim.cr_first = points > 0 && cr / 3 >= points - cr; /* about 3/4, without an overflow */
+    if (max_ulp >= 0.5 && max_abs > 0 && max_abs <= 0x1p1000) {
+        int ex;
+        (void)frexp(max_abs, &ex); /* max_abs in [2^(ex-1), 2^ex): the largest E with
+                                      2^(E-24) <= max_abs is ex - 1 + 24 */
+        lim.emax = (int64_t)ex - 1 + 24;
+    }
     if (v != NULL) {
         lim.pol_ulp = v->max_ulp;
         lim.pol_cr = v->max_cr_distance;

@@ -81,7 +81,8 @@ static const int64_t bound_thr[6] = { 0, 1, 2, 4, 16, 256 };
 static inline __attribute__((always_inline)) size_t
 bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y, size_t k,
            const struct gs_bound_limits *lim, unsigned char *take, uint64_t *np, __m256i *fav,
-           __m256i *flv, __m256i *gt, double *uho, const int nthr, const int judged)
+           __m256i *flv, __m256i *gt, double *uho, const int nthr, const int judged,
+           const int crf)
 {
     size_t q = 0;
     const __m256i c7ff = _mm256_set1_epi64x(0x7ff), c1023 = _mm256_set1_epi64x(1023);
@@ -109,6 +110,8 @@ bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t
     const __m256d m50 = _mm256_set1_pd(1 + 0x1p-50), m48 = _mm256_set1_pd(1 + 0x1p-48);
     const __m256d m48lo = _mm256_set1_pd(1 - 0x1p-48);
     const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
+    const __m256i vemax = _mm256_set1_epi64x(lim->emax);
+    const __m256d vone = _mm256_set1_pd(1.0), halfm = _mm256_set1_pd(0.5 * (1 + 0x1p-50));
     uint64_t n = 0;
     for (; q + 4 <= k; q += 4) {
         __m256i mb, ee, eb, sd;
@@ -154,6 +157,29 @@ bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t
         good = _mm256_andnot_si256(_mm256_cmpgt_epi64(d, vdmax), good);
         __m256i fa =
             _mm256_cmpeq_epi64(_mm256_and_si256(_mm256_sub_epi64(ymag, rz), notone), zero);
+        uint32_t okw;
+        memcpy(&okw, ok + q, sizeof okw);
+        __m256i okv = _mm256_xor_si256(
+            _mm256_cmpeq_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero), ones);
+        /* the correctly rounded case: d = 0, E <= emax, max_rel (lo - 1) > 1/2 (1 + 2^-50);
+         * where it is every lane to decide, those are taken and the rest is skipped (no uh) */
+        __m256i crc = zero, gok = _mm256_and_si256(good, okv);
+        if (crf) {
+            crc = _mm256_andnot_si256(_mm256_cmpgt_epi64(E, vemax), _mm256_cmpeq_epi64(d, zero));
+            crc = _mm256_and_si256(
+                crc, _mm256_castpd_si256(_mm256_cmp_pd(
+                         _mm256_mul_pd(vmaxrel, _mm256_sub_pd(lo, vone)), halfm, _CMP_GT_OQ)));
+        }
+        if (crf && _mm256_testc_si256(crc, gok)) { /* gok within crc */
+            if (uho != NULL)
+                _mm256_storeu_pd(uho + q, _mm256_set1_pd(-1));
+            uint32_t tm = (uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(gok));
+            uint32_t tw = spread4(tm);
+            memcpy(take + q, &tw, sizeof tw);
+            n += (unsigned)__builtin_popcount(tm);
+            *fav = _mm256_sub_epi64(*fav, gok); /* faithful all, d = 0: no bucket above 0 */
+            continue;
+        }
         /* dd = |ys - ms|, uh = (dd + w)(1 + 2^-50), w = es + 2^-16, ys = y 2^(23 - E)
          * (gs_fused_ys's value by its second branch alone: in f(x)'s binade its first,
          * ymag - base, is y 2^(23-E) exactly too, a binary32 widened times a power of two
@@ -164,21 +190,18 @@ bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t
         __m256d w = _mm256_add_pd(es, p16);
         __m256d dd = _mm256_and_pd(_mm256_sub_pd(ys, ms), absmask);
         __m256d uh = _mm256_mul_pd(_mm256_add_pd(dd, w), m50);
-        uint32_t okw;
-        memcpy(&okw, ok + q, sizeof okw);
-        __m256i okv = _mm256_xor_si256(
-            _mm256_cmpeq_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero), ones);
-        if (uho != NULL) /* uh where the lane got this far (decided, within dmax), else -1 */
+        if (uho != NULL) /* uh where the lane got this far (decided, within dmax, not the
+                          * correctly rounded case), else -1 */
             _mm256_storeu_pd(uho + q, _mm256_blendv_pd(_mm256_set1_pd(-1), uh,
                                                        _mm256_castsi256_pd(
-                                                           _mm256_and_si256(good, okv))));
+                                                           _mm256_andnot_si256(crc, gok))));
         __m256d p2k = pow2v(_mm256_sub_epi64(E, c23));
         __m256d ct = _mm256_cmp_pd(uh, vmaxulp, _CMP_LT_OQ);
         __m256d ab = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(uh, p2k), m50), tiny);
         ct = _mm256_and_pd(ct, _mm256_cmp_pd(ab, vmaxabs, _CMP_LT_OQ));
         __m256d rl = _mm256_mul_pd(_mm256_mul_pd(vmaxrel, _mm256_sub_pd(ms, w)), m48lo);
         ct = _mm256_and_pd(ct, _mm256_cmp_pd(_mm256_mul_pd(uh, m48), rl, _CMP_LT_OQ));
-        good = _mm256_and_si256(good, _mm256_castpd_si256(ct));
+        __m256i genl = _mm256_castpd_si256(ct); /* the general case's tests */
         /* the policy: passed, or failed below the unkept bound (not judged: passed) */
         __m256i fail = zero;
         if (judged) {
@@ -198,8 +221,10 @@ bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t
             fail = _mm256_castpd_si256(_mm256_and_pd(_mm256_and_pd(notol, why),
                                                      _mm256_cmp_pd(uh, vunkept, _CMP_LT_OQ)));
             fail = _mm256_andnot_si256(pass, fail);
-            good = _mm256_and_si256(good, _mm256_or_si256(pass, fail));
+            fail = _mm256_andnot_si256(crc, _mm256_and_si256(genl, fail));
+            genl = _mm256_and_si256(genl, _mm256_or_si256(pass, fail));
         }
+        good = _mm256_and_si256(good, _mm256_or_si256(crc, genl));
         /* take[q + j] = (ok[q + j] != 0) & lane j taken, four bytes at once (the mask's bits
          * spread to bits 0, 8, 16 and 24), and the counts of the lanes taken */
         __m256i tv = _mm256_and_si256(okv, good);
@@ -227,17 +252,21 @@ void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     int nthr = 0;
     while (nthr < 6 && bound_thr[nthr] < lim->dmax)
         nthr++;
-    /* each loop with its count of thresholds and whether it judges a constant (the policy's
-     * tests left out where there is none: the exact function's measurement) */
+    /* each loop with its count of thresholds, whether it judges and whether it tries the
+     * correctly rounded case first a constant (the policy's tests left out where there is
+     * none: the exact function's measurement) */
     int judged = lim->pol_ulp != INFINITY || lim->pol_cr != INFINITY || lim->faithful ||
                  lim->unkept != -INFINITY;
-#define BL(nt, j) bound_loop(e, ok, y, k, lim, take, &n, &fav, &flv, gt, uh, nt, j)
+#define BL(nt, j, c) bound_loop(e, ok, y, k, lim, take, &n, &fav, &flv, gt, uh, nt, j, c)
+#define BLN(j, c) (nthr <= 2 ? BL(2, j, c) : nthr == 3 ? BL(3, j, c) : nthr == 4 ? BL(4, j, c) \
+                             : BL(6, j, c))
     uint64_t n = 0;
     size_t q;
-    if (judged)
-        q = nthr <= 2 ? BL(2, 1) : nthr == 3 ? BL(3, 1) : nthr == 4 ? BL(4, 1) : BL(6, 1);
+    if (lim->cr_first)
+        q = judged ? BLN(1, 1) : BLN(0, 1);
     else
-        q = nthr <= 2 ? BL(2, 0) : nthr == 3 ? BL(3, 0) : nthr == 4 ? BL(4, 0) : BL(6, 0);
+        q = judged ? BLN(1, 0) : BLN(0, 0);
+#undef BLN
 #undef BL
     uint64_t v[4], g[7];
     _mm256_storeu_si256((__m256i *)(void *)v, fav);

@@ -144,7 +144,7 @@ static void bound(enum geluref_func f, const double *xs, const struct geluref_en
                   const struct gs_quick_bounds *b)
 {
     struct gs_bound_limits lim =
-        gs_fused_bound_limits(b->max_ulp, b->max_abs, b->max_rel, b->v, b->unkept);
+        gs_fused_bound_limits(b->max_ulp, b->max_abs, b->max_rel, next() % 2, 1, b->v, b->unkept);
     if (next() % 4 == 0)
         lim.dmax = (int64_t)(next() % 6) - 1;
     /* ties: a maximum, the policy's max_ulp or the unkept bound at an output's uh */
