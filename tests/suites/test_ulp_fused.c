@@ -10,8 +10,10 @@
  * The common case's path (gs_fused_measure_f32_fast) and the sweep loop's quick case
  * (gs_fused_measure_f32_quick) must decide nothing the general one does not, with the same
  * fields; the quick case without its test of one cell (an unsafe version) must be caught
- * deciding wrong errors.  Subnormal results (V known there too, gs_fused_exact_errs_sub, and
- * their quick case, gs_fused_quick_sub) come from the tails of [-32, 32].
+ * deciding wrong errors.  The bound lane's decisions are checked against gs_measure and the
+ * policies' verdicts (check_lane).  Subnormal results (V known there too,
+ * gs_fused_exact_errs_sub, and their quick case, gs_fused_quick_sub) come from the tails of
+ * [-32, 32].
  *   default: 3000 inputs of each kind per function, the fast path;
  *   "mpfr":  600 per kind and function with gs_measure on the MPFR path. */
 #include <math.h>
