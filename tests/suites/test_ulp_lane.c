@@ -133,6 +133,18 @@ static double pick_bound(const double *vals, size_t n, double tie)
     return r < 2 ? tie : r < 5 ? vals[0] : vals[next() % n];
 }
 
+/* The two versions' outputs before a comparison: take flags of different garbage, counts
+ * that start at n0 (the lanes add to them). */
+static void lane_outs(unsigned char *ta, unsigned char *tg, struct gs_quick_counts *ca,
+                      struct gs_quick_counts *cg, uint64_t n0)
+{
+    memset(ta, 7, MAXB);
+    memset(tg, 9, MAXB);
+    memset(ca, 0, sizeof *ca);
+    memset(cg, 0, sizeof *cg);
+    ca->n = cg->n = n0;
+}
+
 static unsigned long b_cmp, b_take, b_far, b_failed, b_fa_not_cr, b_bad, b_judged, b_uh;
 
 /* The bound lane on the block e with outputs y (quick()'s) against limits from the quick
@@ -160,11 +172,7 @@ static void bound(enum geluref_func f, const double *xs, const struct geluref_en
     }
     unsigned char ta[MAXB], tg[MAXB];
     struct gs_quick_counts ca, cg;
-    memset(ta, 7, sizeof ta);
-    memset(tg, 9, sizeof tg);
-    memset(&ca, 0, sizeof ca);
-    memset(&cg, 0, sizeof cg);
-    ca.n = cg.n = 5; /* the counts are added to */
+    lane_outs(ta, tg, &ca, &cg, 5);
     /* uh out where asked (half the blocks): every entry the same bits, -1 included */
     double ua[MAXB], ug[MAXB];
     int with_uh = next() % 2;
@@ -261,11 +269,7 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
     b.v = next() % 3 ? &v : NULL;
     unsigned char ta[MAXB], tg[MAXB];
     struct gs_quick_counts ca, cg;
-    memset(ta, 7, sizeof ta);
-    memset(tg, 9, sizeof tg);
-    memset(&ca, 0, sizeof ca);
-    memset(&cg, 0, sizeof cg);
-    ca.n = cg.n = 3; /* the counts are added to */
+    lane_outs(ta, tg, &ca, &cg, 3);
     /* the errors out where asked (half the blocks): every entry the same bits, -1 included
      * (abs and a where ulp is set; the caller reads nothing else) */
     double ua[MAXB], aa[MAXB], va[MAXB], ug[MAXB], ag[MAXB], vg[MAXB];
