@@ -787,14 +787,16 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
                 for (size_t q = 0; q < k; q++)
                     nd += rest[q] && uh[q] >= 0;
                 for (size_t q = 0; nd < QUICK_RETRY_MIN && q < k; q++) {
-                    if (!rest[q] || !(uh[q] >= 0) || (r = lane_account(e, x, y, q, st, lf)) == 0)
+                    if (!rest[q] || !(uh[q] >= 0))
                         continue;
-                    if (r < 0)
+                    if ((r = lane_account(e, x, y, q, st, lf)) < 0)
                         return 0;
-                    t[q] = 1;
-                    full++;
-                    rest[q] = 0;
-                    nr--;
+                    if (r > 0) {
+                        t[q] = 1;
+                        full++;
+                        rest[q] = 0;
+                        nr--;
+                    }
                 }
             }
         }

@@ -70,6 +70,14 @@ static inline uint32_t spread4(uint32_t m)
     return t[m];
 }
 
+/* The sum of the four 64-bit lanes of v (counts: no overflow). */
+static inline uint64_t sum4(__m256i v)
+{
+    uint64_t w[4];
+    _mm256_storeu_si256((__m256i *)(void *)w, v);
+    return w[0] + w[1] + w[2] + w[3];
+}
+
 /* The bound lane's thresholds of the cr_distance buckets (gs_hist_index: the bucket of d is
  * how many of them d exceeds). */
 static const int64_t bound_thr[6] = { 0, 1, 2, 4, 16, 256 };
@@ -268,16 +276,12 @@ void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         q = judged ? BLN(1, 0) : BLN(0, 0);
 #undef BLN
 #undef BL
-    uint64_t v[4], g[7];
-    _mm256_storeu_si256((__m256i *)(void *)v, fav);
-    cnt->faithful += v[0] + v[1] + v[2] + v[3];
-    _mm256_storeu_si256((__m256i *)(void *)v, flv);
-    cnt->failed += v[0] + v[1] + v[2] + v[3];
+    uint64_t g[7];
+    cnt->faithful += sum4(fav);
+    cnt->failed += sum4(flv);
     g[0] = n;
-    for (int j = 0; j < 6; j++) {
-        _mm256_storeu_si256((__m256i *)(void *)v, gt[j]);
-        g[j + 1] = v[0] + v[1] + v[2] + v[3];
-    }
+    for (int j = 0; j < 6; j++)
+        g[j + 1] = sum4(gt[j]);
     cnt->n += n;
     cnt->cr += n - g[1];
     for (int j = 0; j < 6; j++) /* bucket j: above j thresholds, not above j + 1 */
