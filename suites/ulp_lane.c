@@ -1,5 +1,5 @@
-/* The lanes over a block (ulp_lane.h): one at a time, and the choice of the AVX2 versions by
- * what the CPU reports. */
+/* The lanes over a block (ulp_lane.h): one at a time, and the choice of the AVX2 versions
+ * (and of the bound lane's AVX-512 one) by what the CPU reports. */
 #include "ulp_lane.h"
 
 #include "ulp_fused.h"
@@ -29,10 +29,27 @@ void gs_fused_bound_lane_n_generic(const struct geluref_encl *e, const unsigned 
     }
 }
 
+int gs_lane_avx512(void)
+{
+#if defined(GS_HAVE_AVX512_LANE)
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx2");
+#else
+    return 0;
+#endif
+}
+
 void gs_fused_bound_lane_n(const struct geluref_encl *e, const unsigned char *ok,
                            const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
                            unsigned char *take, struct gs_quick_counts *cnt, double *uh)
 {
+#if defined(GS_HAVE_AVX512_LANE)
+    if (gs_lane_avx512()) {
+        gs_fused_bound_lane_n_avx512(e, ok, y, k, lim, take, cnt, uh);
+        return;
+    }
+#endif
 #if defined(GS_HAVE_AVX2_LANE)
     if (__builtin_cpu_supports("avx2")) {
         gs_fused_bound_lane_n_avx2(e, ok, y, k, lim, take, cnt, uh);

@@ -70,6 +70,15 @@ void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
                                 const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
                                 unsigned char *take, struct gs_quick_counts *cnt, double *uh);
 #endif
+#if defined(GS_HAVE_AVX512_LANE)
+/* Eight at a time (ulp_lane_avx512.c); only where gs_lane_avx512() says so. */
+void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned char *ok,
+                                  const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
+                                  unsigned char *take, struct gs_quick_counts *cnt, double *uh);
+#endif
+/* Whether the CPU reports what the eight-at-a-time version needs (AVX-512 F, VL, BW and DQ)
+ * and the build has it: 0 elsewhere. */
+int gs_lane_avx512(void);
 
 /* Where the caller passes er (not NULL): er->ulp[q], er->abs[q] and er->a[q] receive input
  * q's ulp and absolute errors and a (gs_fused_meas's) wherever gs_fused_quick_core decides it

@@ -1,7 +1,9 @@
 /* The ulp sweep's bound lane and quick lane four enclosures at a time
- * (gs_fused_bound_lane_n_avx2, gs_fused_quick_lane_n_avx2, suites/ulp_lane_avx2.c) against one
- * at a time (the _generic versions, which call gs_fused_bound_lane and gs_fused_quick_core):
- * every decision and every count the same.
+ * (gs_fused_bound_lane_n_avx2, gs_fused_quick_lane_n_avx2, suites/ulp_lane_avx2.c), and the
+ * bound lane eight at a time where the CPU reports AVX-512 (gs_fused_bound_lane_n_avx512,
+ * suites/ulp_lane_avx512.c: every other block), against one at a time (the _generic
+ * versions, which call gs_fused_bound_lane and gs_fused_quick_core): every decision and every
+ * count the same.
  *   enclosures  the reference's double tier (geluref_enclose_n) of random binary32 inputs of
  *               every function, as the sweep sees them, and the same altered to reach each
  *               test of the lanes: another side, the exponent moved across E = -126, beyond
@@ -16,7 +18,7 @@
  *   bounds      maxima, policies (max_ulp, max_cr_distance, faithful, abs_tol, the accuracy
  *               domain) and unkept bounds at and around the block's errors, none, infinite
  *               and NaN; the bound lane's dmax at times small;
- *   ok at random; blocks of every length 1 to 11 (each enclosure in every lane and in the
+ *   ok at random; blocks of every length 1 to 19 (each enclosure in every lane and in the
  *   scalar rest).
  * The quick lane's errors out (gs_quick_errs, asked in half the blocks) are compared too,
  * entry by entry.
@@ -39,7 +41,7 @@ int main(void)
 }
 #else
 
-#define MAXB 11
+#define MAXB 19
 
 static uint64_t rng = 88172645463325252u;
 static uint64_t next(void)
@@ -145,7 +147,7 @@ static void lane_outs(unsigned char *ta, unsigned char *tg, struct gs_quick_coun
     ca->n = cg->n = n0;
 }
 
-static unsigned long b_cmp, b_take, b_far, b_failed, b_fa_not_cr, b_bad, b_judged, b_uh;
+static unsigned long b_cmp, b_take, b_far, b_failed, b_fa_not_cr, b_bad, b_judged, b_uh, b_wide;
 
 /* The bound lane on the block e with outputs y (quick()'s) against limits from the quick
  * lane's bounds b (their maxima, policy and unkept bound; dmax at times small; ties at an
@@ -162,9 +164,19 @@ static void bound(enum geluref_func f, const double *xs, const struct geluref_en
     /* ties: a maximum, the policy's max_ulp or the unkept bound at an output's uh */
     struct gs_fused_meas m;
     size_t t = next() % len;
+    unsigned tie = (unsigned)(next() % 3);
+    for (size_t i = 0; tie == 2 && b->v != NULL && i < len; i++) { /* the unkept bound: at a
+                                                                     failed output's uh */
+        size_t j = (t + i) % len;
+        if (ok[j] && gs_fused_measure_f32_fast(&e[j], y[j], &m) == 1 &&
+            gs_fused_judge(b->v, &m) == 0) {
+            t = j;
+            break;
+        }
+    }
     if (gs_fused_measure_f32_fast(&e[t], y[t], &m) == 1 && next() % 2) {
         double uh = gs_fused_ulp_hi(&m);
-        switch (next() % 3) {
+        switch (tie) {
         case 0: lim.max_ulp = uh; break;
         case 1: lim.pol_ulp = uh; break;
         default: lim.unkept = uh; break;
@@ -178,7 +190,18 @@ static void bound(enum geluref_func f, const double *xs, const struct geluref_en
     int with_uh = next() % 2;
     memset(ua, 0x5a, sizeof ua);
     memset(ug, 0xa5, sizeof ug);
-    gs_fused_bound_lane_n_avx2(e, ok, y, len, &lim, ta, &ca, with_uh ? ua : NULL);
+    /* four at a time, or (every other block, where the CPU reports AVX-512) eight at a time
+     * with the rest four at a time and one at a time */
+    int wide = 0;
+#if defined(GS_HAVE_AVX512_LANE)
+    if (gs_lane_avx512() && next() % 2) {
+        wide = 1;
+        gs_fused_bound_lane_n_avx512(e, ok, y, len, &lim, ta, &ca, with_uh ? ua : NULL);
+    }
+#endif
+    if (!wide)
+        gs_fused_bound_lane_n_avx2(e, ok, y, len, &lim, ta, &ca, with_uh ? ua : NULL);
+    b_wide += (unsigned long)(wide && len >= 8);
     gs_fused_bound_lane_n_generic(e, ok, y, len, &lim, tg, &cg, with_uh ? ug : NULL);
     int diff = memcmp(&ca, &cg, sizeof ca) != 0 ||
                (with_uh && memcmp(ua, ug, len * sizeof ua[0]) != 0);
@@ -190,11 +213,12 @@ static void bound(enum geluref_func f, const double *xs, const struct geluref_en
         b_judged += tg[i] != 0 && b->v != NULL;
         if ((ta[i] != tg[i] || (diff && i == 0)) && b_bad++ < 20)
             printf("FAIL bound %s x=%a m=%a err=%a e=%lld side=%d y=0x%08llx ok=%d dmax=%lld "
-                   "max_ulp=%a max_abs=%a max_rel=%a unkept=%a policy=%s: four at a time %d, "
+                   "max_ulp=%a max_abs=%a max_rel=%a unkept=%a policy=%s: %s at a time %d, "
                    "one at a time %d%s\n",
                    geluref_func_name(f), xs[i], e[i].m, e[i].err, (long long)e[i].e, e[i].side,
                    (unsigned long long)y[i], ok[i], (long long)lim.dmax, lim.max_ulp,
-                   lim.max_abs, lim.max_rel, lim.unkept, b->v ? "yes" : "no", ta[i], tg[i],
+                   lim.max_abs, lim.max_rel, lim.unkept, b->v ? "yes" : "no",
+                   wide ? "eight" : "four", ta[i], tg[i],
                    diff ? " (the block's counts differ)" : "");
     }
     b_far += cg.hist[4] + cg.hist[5] + cg.hist[6];
@@ -391,8 +415,8 @@ int main(int argc, char **argv)
     }
     printf("bound lane: %lu decisions compared, %lu taken (%lu judged, %lu failed, %lu faithful "
            "but not correctly rounded, %lu with a cr_distance above 4), %lu uh out of outputs "
-           "refused, %lu different\n",
-           b_cmp, b_take, b_judged, b_failed, b_fa_not_cr, b_far, b_uh, b_bad);
+           "refused, %lu blocks eight at a time, %lu different\n",
+           b_cmp, b_take, b_judged, b_failed, b_fa_not_cr, b_far, b_uh, b_wide, b_bad);
     printf("quick lane: %lu decisions compared, %lu taken (%lu failed, %lu correctly rounded, "
            "%lu judged, %lu zeros of which %lu failed and %lu of a normal result, %lu of a "
            "subnormal result of which %lu judged and %lu flushed; failed ftz %lu, signed_zero "
@@ -416,7 +440,7 @@ int main(int argc, char **argv)
     /* a lane that never takes (or always does) could hide a difference */
     if (b_take < b_cmp / 50 || b_cmp - b_take < b_cmp / 20 || b_judged < b_take / 20 ||
         b_failed < b_take / 100 || b_fa_not_cr < b_take / 100 || b_far < b_take / 100 ||
-        b_uh < b_take / 100) {
+        b_uh < b_take / 100 || (gs_lane_avx512() && b_wide < b_cmp / MAXB / 10)) {
         printf("FAIL: the bound lane took too few or too many, or too few of a kind, for the "
                "comparison to mean anything\n");
         return 1;

@@ -32,7 +32,8 @@ target_link_libraries(test_suites_ulp_fused PRIVATE gc_suites PkgConfig::CMOCKA
 add_test(NAME suites_ulp_fused COMMAND test_suites_ulp_fused)
 add_test(NAME suites_ulp_fused_mpfr COMMAND test_suites_ulp_fused mpfr)
 
-# the correctly rounded lane four at a time (suites/ulp_lane_avx2.c) against one at a time
+# the bound and quick lanes four at a time (suites/ulp_lane_avx2.c), the bound lane eight at a
+# time (suites/ulp_lane_avx512.c), against one at a time
 add_executable(test_suites_ulp_lane suites/test_ulp_lane.c)
 target_include_directories(test_suites_ulp_lane PRIVATE ${PROJECT_SOURCE_DIR}/suites)
 target_link_libraries(test_suites_ulp_lane PRIVATE gc_suites gelucheck_warnings m)

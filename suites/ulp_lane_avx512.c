@@ -1,0 +1,232 @@
+/* The bound lane eight enclosures at a time (ulp_lane.h), compiled with -mavx512f, -mavx512vl,
+ * -mavx512bw and -mavx512dq, and -ffp-contract=off (no product may be fused into a sum, so
+ * that each double operation rounds as the scalar build's does).  Each lane performs
+ * ulp_lane_avx2.c's bound_loop operations, so gs_fused_common's and gs_fused_bound_lane's, on
+ * the same values in the same order; the comparisons give mask registers instead of vectors
+ * of all-ones lanes (the same tests: an ordered comparison is false on a NaN either way), |t|
+ * is vpabsq instead of (t ^ s) - s, and the counts are popcounts of masks.  Chosen where the
+ * CPU reports all four (ulp_lane.c); the last inputs of a block, fewer than eight, go to the
+ * AVX2 version.  Eight lanes a batch: half the instructions an input of the AVX2 loop's, its
+ * constants in registers (32 of them), and the tests' and/andnot chains on masks. */
+#include "ulp_lane.h"
+
+#include "ulp_fused.h"
+
+#include <immintrin.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+_Static_assert(sizeof(struct geluref_encl) == 32 && offsetof(struct geluref_encl, m) == 0 &&
+                   offsetof(struct geluref_encl, err) == 8 &&
+                   offsetof(struct geluref_encl, e) == 16 &&
+                   offsetof(struct geluref_encl, side) == 24 && sizeof(int) == 4,
+               "struct geluref_encl is not four 64-bit words");
+
+/* The enclosures e[0..7] as four vectors of their words: m, err (as bits), e, side (its word,
+ * the upper half padding).  Two structures a 64-byte row; each pair of rows gives m and err,
+ * e and side of four structures (vpermt2q), and the halves of two such are joined. */
+static inline __attribute__((always_inline)) void
+load8(const struct geluref_encl *e, __m512i *mb, __m512i *ee, __m512i *eb, __m512i *sd)
+{
+    const __m512i *p = (const __m512i *)(const void *)e;
+    __m512i z0 = _mm512_loadu_si512(p), z1 = _mm512_loadu_si512(p + 1);
+    __m512i z2 = _mm512_loadu_si512(p + 2), z3 = _mm512_loadu_si512(p + 3);
+    const __m512i ia = _mm512_setr_epi64(0, 4, 8, 12, 1, 5, 9, 13); /* m, err of four */
+    const __m512i ib = _mm512_setr_epi64(2, 6, 10, 14, 3, 7, 11, 15); /* e, side of four */
+    __m512i a01 = _mm512_permutex2var_epi64(z0, ia, z1), b01 = _mm512_permutex2var_epi64(z0, ib, z1);
+    __m512i a23 = _mm512_permutex2var_epi64(z2, ia, z3), b23 = _mm512_permutex2var_epi64(z2, ib, z3);
+    *mb = _mm512_shuffle_i64x2(a01, a23, 0x44); /* the low halves: m0..m3, m4..m7 */
+    *eb = _mm512_shuffle_i64x2(a01, a23, 0xee); /* the high halves: err */
+    *ee = _mm512_shuffle_i64x2(b01, b23, 0x44);
+    *sd = _mm512_shuffle_i64x2(b01, b23, 0xee);
+}
+
+/* 2^k for a normal double's exponent k, from its bits (gs_fused_pow2: (k + 1023) << 52). */
+static inline __m512d pow2v8(__m512i k)
+{
+    return _mm512_castsi512_pd(
+        _mm512_slli_epi64(_mm512_add_epi64(k, _mm512_set1_epi64(1023)), 52));
+}
+
+/* take[0..7] = the bits of m (0 or 1 each). */
+static inline void take8(unsigned char *take, __mmask8 m)
+{
+    _mm_storel_epi64((__m128i *)(void *)take, _mm_maskz_mov_epi8(m, _mm_set1_epi8(1)));
+}
+
+/* The bound lane's thresholds of the cr_distance buckets (as ulp_lane_avx2.c's). */
+static const int64_t bound_thr8[6] = { 0, 1, 2, 4, 16, 256 };
+
+/* ulp_lane_avx2.c's bound_loop eight at a time: nthr, judged and crf constants where it is
+ * called; *nfa and *nfl the faithful and failed outputs taken, gt[j] those taken above
+ * bound_thr8[j]. */
+static inline __attribute__((always_inline)) size_t
+bound_loop8(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y, size_t k,
+            const struct gs_bound_limits *lim, unsigned char *take, uint64_t *np,
+            uint64_t *nfa, uint64_t *nfl, __m512i *gt, double *uho, const int nthr,
+            const int judged, const int crf)
+{
+    size_t q = 0;
+    const __m512i c7ff = _mm512_set1_epi64(0x7ff), c1023 = _mm512_set1_epi64(1023);
+    const __m512i cm126 = _mm512_set1_epi64(-126), c127 = _mm512_set1_epi64(127);
+    const __m512i cm1023 = _mm512_set1_epi64(-1023), c1024 = _mm512_set1_epi64(1024);
+    const __m512i clo32 = _mm512_set1_epi64(0xffffffff), zero = _mm512_setzero_si512();
+    const __m512i mant = _mm512_set1_epi64(0x000fffffffffffff);
+    const __m512i exp23 = _mm512_set1_epi64((int64_t)(23 + 1023) << 52);
+    const __m512i c1046 = _mm512_set1_epi64(1023 + 23);
+    const __m512i low28 = _mm512_set1_epi64(((int64_t)1 << 28) - 1);
+    const __m512i bit52 = _mm512_set1_epi64((int64_t)1 << 52), one = _mm512_set1_epi64(1);
+    const __m512i c126 = _mm512_set1_epi64(126), rnmax = _mm512_set1_epi64(0x7f800000);
+    const __m512i sbit = _mm512_set1_epi64(0x80000000), ymagm = _mm512_set1_epi64(0x7fffffff);
+    const __m512i notone = _mm512_set1_epi64(~(int64_t)1), c23 = _mm512_set1_epi64(23);
+    const __m512i vdmax = _mm512_set1_epi64(lim->dmax), vemax = _mm512_set1_epi64(lim->emax);
+    const __mmask8 unfa = lim->faithful ? 0 : 0xff, toloff = lim->tol > 0 ? 0 : 0xff;
+    const __m512d vmaxulp = _mm512_set1_pd(lim->max_ulp), vpolulp = _mm512_set1_pd(lim->pol_ulp);
+    const __m512d vmaxrel = _mm512_set1_pd(lim->max_rel), vmaxabs = _mm512_set1_pd(lim->max_abs);
+    const __m512d vpolcr = _mm512_set1_pd(lim->pol_cr), vtol = _mm512_set1_pd(lim->tol);
+    const __m512d vunkept = _mm512_set1_pd(lim->unkept), m50lo = _mm512_set1_pd(1 - 0x1p-50);
+    const __m512d p16 = _mm512_set1_pd(0x1p-16), tiny = _mm512_set1_pd(0x1p-1074);
+    const __m512d m50 = _mm512_set1_pd(1 + 0x1p-50), m48 = _mm512_set1_pd(1 + 0x1p-48);
+    const __m512d m48lo = _mm512_set1_pd(1 - 0x1p-48), vm1 = _mm512_set1_pd(-1);
+    const __m512d vone = _mm512_set1_pd(1.0), halfm = _mm512_set1_pd(0.5 * (1 + 0x1p-50));
+    uint64_t n = 0, fa_n = 0, fl_n = 0;
+    for (; q + 8 <= k; q += 8) {
+        __m512i mb, ee, eb, sd;
+        load8(&e[q], &mb, &ee, &eb, &sd);
+        /* gs_fused_common (emax 127): em, E and the tests that return -1 */
+        __m512i em = _mm512_sub_epi64(_mm512_and_si512(_mm512_srli_epi64(mb, 52), c7ff), c1023);
+        __m512i E = _mm512_add_epi64(em, ee);
+        __mmask8 bad = _mm512_cmpgt_epi64_mask(cm126, E) | _mm512_cmpgt_epi64_mask(E, c127) |
+                       _mm512_cmpeq_epi64_mask(em, cm1023) | _mm512_cmpeq_epi64_mask(em, c1024) |
+                       _mm512_test_epi64_mask(sd, clo32);
+        __m512d ms = _mm512_castsi512_pd(_mm512_or_si512(_mm512_and_si512(mb, mant), exp23));
+        __m512d es = _mm512_mul_pd(_mm512_castsi512_pd(eb), pow2v8(_mm512_sub_epi64(c23, em)));
+        __m512d lo = _mm512_sub_pd(ms, es), hi = _mm512_add_pd(ms, es);
+        __m512i lb = _mm512_castpd_si512(lo), hb = _mm512_castpd_si512(hi);
+        /* the tests that return 0 */
+        __mmask8 good =
+            _mm512_cmpeq_epi64_mask(_mm512_srli_epi64(lb, 52), c1046) &
+            _mm512_cmpeq_epi64_mask(_mm512_srli_epi64(lb, 28), _mm512_srli_epi64(hb, 28)) &
+            _mm512_test_epi64_mask(lb, low28) & (__mmask8)~bad;
+        /* ni, up, rz = ((E + 126) << 23) + ni, rn = rz + up */
+        __m512i sig = _mm512_or_si512(_mm512_and_si512(lb, mant), bit52);
+        __m512i rz = _mm512_add_epi64(_mm512_slli_epi64(_mm512_add_epi64(E, c126), 23),
+                                      _mm512_srli_epi64(sig, 29));
+        __m512i rn = _mm512_add_epi64(rz, _mm512_and_si512(_mm512_srli_epi64(sig, 28), one));
+        /* rn < 0x7f800000, y finite and of f(x)'s sign */
+        __m512i yv = _mm512_loadu_si512((const void *)&y[q]);
+        __m512i ymag = _mm512_and_si512(yv, ymagm);
+        good &= _mm512_cmpgt_epi64_mask(rnmax, rn) &
+                _mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, sbit),
+                                        _mm512_slli_epi64(_mm512_srli_epi64(mb, 63), 31)) &
+                _mm512_cmpgt_epi64_mask(rnmax, ymag);
+        /* d = |ymag - rn|, d <= dmax, faithful: ymag - rz in {0, 1} */
+        __m512i d = _mm512_abs_epi64(_mm512_sub_epi64(ymag, rn));
+        good &= _mm512_cmple_epi64_mask(d, vdmax);
+        __mmask8 fa = _mm512_testn_epi64_mask(_mm512_sub_epi64(ymag, rz), notone);
+        __mmask8 okm = (__mmask8)_mm_test_epi8_mask(
+            _mm_loadl_epi64((const __m128i *)(const void *)(ok + q)), _mm_set1_epi8(-1));
+        /* the correctly rounded case, where it is every lane to decide: those taken, the rest
+         * skipped (no uh) */
+        __mmask8 crc = 0, gok = good & okm;
+        if (crf) {
+            crc = _mm512_cmple_epi64_mask(E, vemax) & _mm512_cmpeq_epi64_mask(d, zero) &
+                  _mm512_cmp_pd_mask(_mm512_mul_pd(vmaxrel, _mm512_sub_pd(lo, vone)), halfm,
+                                     _CMP_GT_OQ);
+            if ((gok & (__mmask8)~crc) == 0) {
+                if (uho != NULL)
+                    _mm512_storeu_pd(uho + q, vm1);
+                take8(take + q, gok);
+                unsigned c = (unsigned)__builtin_popcount(gok);
+                n += c;
+                fa_n += c; /* faithful all, d = 0: no bucket above 0 */
+                continue;
+            }
+        }
+        /* dd = |ys - ms|, uh = (dd + w)(1 + 2^-50), w = es + 2^-16, ys = y 2^(23 - E), and the
+         * tests against the maxima */
+        __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
+        __m512d ys = _mm512_mul_pd(_mm512_cvtps_pd(yf), pow2v8(_mm512_sub_epi64(c23, E)));
+        __m512d w = _mm512_add_pd(es, p16);
+        __m512d dd = _mm512_abs_pd(_mm512_sub_pd(ys, ms));
+        __m512d uh = _mm512_mul_pd(_mm512_add_pd(dd, w), m50);
+        if (uho != NULL)
+            _mm512_storeu_pd(uho + q, _mm512_mask_blend_pd(gok & (__mmask8)~crc, vm1, uh));
+        __m512d p2k = pow2v8(_mm512_sub_epi64(E, c23));
+        __m512d ab = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(uh, p2k), m50), tiny);
+        __m512d rl = _mm512_mul_pd(_mm512_mul_pd(vmaxrel, _mm512_sub_pd(ms, w)), m48lo);
+        __mmask8 genl = _mm512_cmp_pd_mask(uh, vmaxulp, _CMP_LT_OQ) &
+                        _mm512_cmp_pd_mask(ab, vmaxabs, _CMP_LT_OQ) &
+                        _mm512_cmp_pd_mask(_mm512_mul_pd(uh, m48), rl, _CMP_LT_OQ);
+        /* the policy: passed, or failed below the unkept bound (not judged: passed) */
+        __mmask8 fail = 0;
+        if (judged) {
+            __m512d ddv = _mm512_cvtepi64_pd(d); /* exact: d <= dmax < 2^22 where it counts */
+            __mmask8 fok = fa | unfa; /* faithful, or not asked */
+            __mmask8 pass = _mm512_cmpeq_epi64_mask(d, zero) |
+                            (fok & _mm512_cmp_pd_mask(ddv, vpolcr, _CMP_LE_OQ) &
+                             _mm512_cmp_pd_mask(uh, vpolulp, _CMP_LE_OQ));
+            __m512d ul = _mm512_mul_pd(_mm512_sub_pd(dd, w), m50lo);
+            __m512d ulabs = _mm512_sub_pd(_mm512_mul_pd(_mm512_mul_pd(ul, p2k), m50lo), tiny);
+            __mmask8 notol = toloff | _mm512_cmp_pd_mask(ulabs, vtol, _CMP_GT_OQ);
+            __mmask8 why = _mm512_cmp_pd_mask(ddv, vpolcr, _CMP_GT_OQ) |
+                           _mm512_cmp_pd_mask(ul, vpolulp, _CMP_GT_OQ) | (__mmask8)~fok;
+            fail = notol & why & _mm512_cmp_pd_mask(uh, vunkept, _CMP_LT_OQ);
+            fail &= (__mmask8)~pass & (__mmask8)~crc & genl;
+            genl &= pass | fail;
+        }
+        __mmask8 tv = okm & good & (crc | genl);
+        take8(take + q, tv);
+        n += (unsigned)__builtin_popcount(tv);
+        fa_n += (unsigned)__builtin_popcount(fa & tv);
+        fl_n += (unsigned)__builtin_popcount(fail & tv);
+        for (int j = 0; j < nthr; j++)
+            gt[j] = _mm512_mask_add_epi64(
+                gt[j], _mm512_mask_cmpgt_epi64_mask(tv, d, _mm512_set1_epi64(bound_thr8[j])),
+                gt[j], one);
+    }
+    *np = n;
+    *nfa = fa_n;
+    *nfl = fl_n;
+    return q;
+}
+
+void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned char *ok,
+                                  const uint64_t *y, size_t k, const struct gs_bound_limits *lim,
+                                  unsigned char *take, struct gs_quick_counts *cnt, double *uh)
+{
+    __m512i gt[6];
+    for (int j = 0; j < 6; j++)
+        gt[j] = _mm512_setzero_si512();
+    int nthr = 0;
+    while (nthr < 6 && bound_thr8[nthr] < lim->dmax)
+        nthr++;
+    int judged = lim->pol_ulp != INFINITY || lim->pol_cr != INFINITY || lim->faithful ||
+                 lim->unkept != -INFINITY;
+#define BL(nt, j, c) bound_loop8(e, ok, y, k, lim, take, &n, &nfa, &nfl, gt, uh, nt, j, c)
+#define BLN(j, c) (nthr <= 2 ? BL(2, j, c) : nthr == 3 ? BL(3, j, c) : nthr == 4 ? BL(4, j, c) \
+                             : BL(6, j, c))
+    uint64_t n = 0, nfa = 0, nfl = 0;
+    size_t q;
+    if (lim->cr_first)
+        q = judged ? BLN(1, 1) : BLN(0, 1);
+    else
+        q = judged ? BLN(1, 0) : BLN(0, 0);
+#undef BLN
+#undef BL
+    uint64_t g[7];
+    cnt->faithful += nfa;
+    cnt->failed += nfl;
+    g[0] = n;
+    for (int j = 0; j < 6; j++)
+        g[j + 1] = (uint64_t)_mm512_reduce_add_epi64(gt[j]);
+    cnt->n += n;
+    cnt->cr += n - g[1];
+    for (int j = 0; j < 6; j++) /* bucket j: above j thresholds, not above j + 1 */
+        cnt->hist[j] += g[j] - g[j + 1];
+    cnt->hist[6] += g[6];
+    if (q < k)
+        gs_fused_bound_lane_n_avx2(e + q, ok + q, y + q, k - q, lim, take + q, cnt,
+                                   uh != NULL ? uh + q : NULL);
+}
