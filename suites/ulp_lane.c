@@ -143,6 +143,12 @@ void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok
                           const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
                           unsigned char *take, struct gs_quick_counts *cnt)
 {
+#if defined(GS_HAVE_AVX512_LANE)
+    if (gs_lane_avx512()) {
+        gs_fused_span_lane_n_avx512(s, ok, y, k, b, take, cnt);
+        return;
+    }
+#endif
 #if defined(GS_HAVE_AVX2_LANE)
     if (__builtin_cpu_supports("avx2")) {
         gs_fused_span_lane_n_avx2(s, ok, y, k, b, take, cnt);

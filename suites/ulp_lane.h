@@ -240,5 +240,11 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                                const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
                                unsigned char *take, struct gs_quick_counts *cnt);
 #endif
+#if defined(GS_HAVE_AVX512_LANE)
+/* Eight at a time (ulp_lane_avx512.c); only where gs_lane_avx512() says so. */
+void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned char *ok,
+                                 const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                                 unsigned char *take, struct gs_quick_counts *cnt);
+#endif
 
 #endif

@@ -230,3 +230,89 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
         gs_fused_bound_lane_n_avx2(e + q, ok + q, y + q, k - q, lim, take + q, cnt,
                                    uh != NULL ? uh + q : NULL);
 }
+
+/* The span lane eight at a time: ulp_lane_avx2.c's gs_fused_span_lane_n_avx2 (the tests of
+ * gs_fused_span_take on the same values, the relative one's right side computed once as the
+ * scalar code computes it), a run of GS_SPAN inputs in batches of eight and its last inputs
+ * short of eight under a mask (the loads and stores of the lanes beyond it masked off).  The
+ * bucket test as masks: with dlo <= dhi, gs_hist_index gives both one bucket where no end 2,
+ * 4, 16 or 256 lies in [dlo, dhi), so where dhi exceeds each end that dlo exceeds; the counts
+ * of the ends the taken dlo exceed give the buckets ("2": dlo = 2, then one a step). */
+_Static_assert(GS_HIST_N == 8, "\">256\" is bucket 6");
+void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned char *ok,
+                                 const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
+                                 unsigned char *take, struct gs_quick_counts *cnt)
+{
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+    const __m512i ymagm = _mm512_set1_epi64(0x7fffffff), cinf = _mm512_set1_epi64(0x7f800000);
+    const __m512i signm = _mm512_set1_epi64((int64_t)0xffffffff80000000u);
+    const __m512i t2 = _mm512_set1_epi64(2), t4 = _mm512_set1_epi64(4);
+    const __m512i t16 = _mm512_set1_epi64(16), t256 = _mm512_set1_epi64(256);
+    const __m512d c50 = _mm512_set1_pd(1 + 0x1p-50), c48 = _mm512_set1_pd(1 + 0x1p-48);
+    const __m512d tiny = _mm512_set1_pd(0x1p-1074);
+    const __m512d vmu = _mm512_set1_pd(b->max_ulp), vma = _mm512_set1_pd(b->max_abs);
+    const __m128i ones8 = _mm_set1_epi8(1);
+    uint64_t n = 0, c2 = 0, c4 = 0, c16 = 0, c256 = 0;
+    for (size_t j = 0; j * GS_SPAN < k; j++) {
+        const struct gs_fused_span *sp = &s[j];
+        size_t q = j * GS_SPAN, end = q + GS_SPAN < k ? q + GS_SPAN : k;
+        if (!sp->ok) {
+            memset(take + q, 0, end - q);
+            continue;
+        }
+        const __m512i vsign = _mm512_set1_epi64((int64_t)sp->sign);
+        const __m512i rlo = _mm512_set1_epi64(sp->rlo), rhi = _mm512_set1_epi64(sp->rhi);
+        const __m512d vsc = _mm512_set1_pd(sp->sc), vms = _mm512_set1_pd(sp->ms);
+        const __m512d vw = _mm512_set1_pd(sp->w), vp2k = _mm512_set1_pd(sp->p2k);
+        const __m512d vrel = _mm512_set1_pd(b->max_rel * (sp->ms - sp->w) * (1 - 0x1p-48));
+        for (; q < end; q += 8) {
+            __mmask8 lm = end - q >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (end - q)) - 1);
+            __mmask8 okm = _mm_test_epi8_mask(_mm_maskz_loadu_epi8(lm, ok + q),
+                                              _mm_set1_epi8(-1));
+            if (okm == 0) {
+                _mm_mask_storeu_epi8(take + q, lm, _mm_setzero_si128());
+                continue;
+            }
+            __m512i yv = _mm512_maskz_loadu_epi64(lm, &y[q]);
+            __m512i ymag = _mm512_and_si512(yv, ymagm);
+            __mmask8 below = _mm512_cmpgt_epi64_mask(rlo, ymag);
+            __mmask8 good = okm & _mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, signm), vsign) &
+                            _mm512_cmpgt_epi64_mask(ymag, zero) &
+                            _mm512_cmpgt_epi64_mask(cinf, ymag) &
+                            (below | _mm512_cmpgt_epi64_mask(ymag, rhi));
+            __m512i dlo = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, rhi),
+                                                  _mm512_sub_epi64(rlo, ymag));
+            __m512i dhi = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, rlo),
+                                                  _mm512_sub_epi64(rhi, ymag));
+            __mmask8 g2 = _mm512_cmpgt_epi64_mask(dlo, t2), g4 = _mm512_cmpgt_epi64_mask(dlo, t4);
+            __mmask8 g16 = _mm512_cmpgt_epi64_mask(dlo, t16);
+            __mmask8 g256 = _mm512_cmpgt_epi64_mask(dlo, t256);
+            good &= _mm512_cmpgt_epi64_mask(dlo, one) &
+                    (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t2) & (__mmask8)~g2) &
+                    (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t4) & (__mmask8)~g4) &
+                    (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t16) & (__mmask8)~g16) &
+                    (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t256) & (__mmask8)~g256);
+            /* the errors */
+            __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
+            __m512d ys = _mm512_mul_pd(_mm512_cvtps_pd(yf), vsc);
+            __m512d d = _mm512_abs_pd(_mm512_sub_pd(ys, vms));
+            __m512d uh = _mm512_mul_pd(_mm512_add_pd(d, vw), c50);
+            __m512d ab = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(uh, vp2k), c50), tiny);
+            good &= _mm512_cmp_pd_mask(uh, vmu, _CMP_LT_OQ) &
+                    _mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ) &
+                    _mm512_cmp_pd_mask(_mm512_mul_pd(uh, c48), vrel, _CMP_LT_OQ);
+            _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
+            n += (unsigned)__builtin_popcount(good);
+            c2 += (unsigned)__builtin_popcount(good & g2);
+            c4 += (unsigned)__builtin_popcount(good & g4);
+            c16 += (unsigned)__builtin_popcount(good & g16);
+            c256 += (unsigned)__builtin_popcount(good & g256);
+        }
+    }
+    cnt->n += n;
+    cnt->hist[2] += n - c2;
+    cnt->hist[3] += c2 - c4;
+    cnt->hist[4] += c4 - c16;
+    cnt->hist[5] += c16 - c256;
+    cnt->hist[6] += c256; /* ">256" */
+}

@@ -11,12 +11,14 @@
  *            256, 257) and by more, either way, scaled by 1 + 2^-j (an approximation's
  *            error), of the other sign, zero, infinite, NaN;
  *   bounds   maxima at, just above and just below the errors of one of the run's
- *            measurements, above them all, none yet (-1), NaN.
+ *            measurements, above them all, none yet (-1), NaN, and now and then at the
+ *            bound the lane computes for one of its outputs (a tie, to refuse).
  * Every span that holds must hold RN(f(x)) of each input of its run within [rlo, rhi]; every
  * output the lane takes must measure as neither correctly rounded nor faithful, in the
  * bucket the lane counts, with its three errors below the maxima.  The lane four at a time
- * (AVX2, where the CPU reports it) must give the same decisions and counts as one at a
- * time.  It must take some outputs, in each bucket from "2" to ">256", and refuse others, so
+ * (AVX2, where the CPU reports it) and eight at a time (AVX-512, suites/ulp_lane_avx512.c,
+ * where the CPU reports it; writing nothing past the block) must give the same decisions and
+ * counts as one at a time.  It must take some outputs, in each bucket from "2" to ">256", and refuse others, so
  * that a wrong decision could show.  Usage: test_ulp_span N SEED. */
 #include <math.h>
 #include <stdio.h>
@@ -58,6 +60,7 @@ int main(int argc, char **argv)
 #if defined(GS_HAVE_AVX2_LANE)
     avx2 = __builtin_cpu_supports("avx2");
 #endif
+    int avx512 = gs_lane_avx512();
     unsigned long runs = 0, spans = 0, spans_ok = 0, outs = 0, taken = 0, wrong = 0, differ = 0,
                   bucket[GS_HIST_N] = { 0 }, near_max = 0;
     for (long it = 0; it < n; it++) {
@@ -146,7 +149,21 @@ int main(int argc, char **argv)
         b.max_ulp = bound_near(t->ulp);
         b.max_abs = bound_near(t->abs_err);
         b.max_rel = bound_near(t->rel_err);
-        unsigned char tg[MAXR], ta[MAXR];
+        /* now and then a maximum at the very bound the lane computes for an output (its uh, or
+         * the absolute bound from it): a tie, which it must refuse */
+        size_t ti = next64() % len;
+        const struct gs_fused_span *st = &s[ti / GS_SPAN];
+        uint32_t ty = (uint32_t)(y[ti] & 0x7fffffff);
+        if (st->ok && ty != 0 && ty < 0x7f800000u && next64() % 4 == 0) {
+            float tf;
+            memcpy(&tf, &ty, sizeof tf);
+            double uh = (fabs((double)tf * st->sc - st->ms) + st->w) * (1 + 0x1p-50);
+            if (next64() % 2)
+                b.max_ulp = uh;
+            else
+                b.max_abs = uh * st->p2k * (1 + 0x1p-50) + 0x1p-1074;
+        }
+        unsigned char tg[MAXR], ta[MAXR + 1];
         struct gs_quick_counts cg, ca;
         memset(&cg, 0, sizeof cg);
         memset(&ca, 0, sizeof ca);
@@ -159,6 +176,20 @@ int main(int argc, char **argv)
             if (memcmp(ta, tg, len) != 0 || memcmp(&ca, &cg, sizeof ca) != 0) {
                 if (differ++ < 20)
                     printf("FAIL %s x=%a len %zu: four at a time decided otherwise\n",
+                           geluref_func_name(f), xd[0], len);
+            }
+        }
+#endif
+#if defined(GS_HAVE_AVX512_LANE)
+        if (avx512) {
+            memset(ta, 7, sizeof ta);
+            memset(&ca, 0, sizeof ca);
+            ca.n = 5;
+            gs_fused_span_lane_n_avx512(s, ok, y, len, &b, ta, &ca);
+            if (memcmp(ta, tg, len) != 0 || memcmp(&ca, &cg, sizeof ca) != 0 ||
+                ta[len] != 7) { /* nothing past the block written */
+                if (differ++ < 20)
+                    printf("FAIL %s x=%a len %zu: eight at a time decided otherwise\n",
                            geluref_func_name(f), xd[0], len);
             }
         }
@@ -194,9 +225,10 @@ int main(int argc, char **argv)
     gs_ref_free(ref);
     printf("%lu runs, %lu spans (%lu hold), %lu outputs, %lu taken (buckets 2 to >256: %lu %lu "
            "%lu %lu %lu; %lu with an error above half its maximum), %lu wrong, %lu different "
-           "four at a time%s\n",
+           "four or eight at a time%s%s\n",
            runs, spans, spans_ok, outs, taken, bucket[2], bucket[3], bucket[4], bucket[5],
-           bucket[6], near_max, wrong, differ, avx2 ? "" : " (no AVX2: not compared)");
+           bucket[6], near_max, wrong, differ, avx2 ? "" : " (no AVX2: not compared)",
+           avx512 ? "" : " (no AVX-512: eight at a time not compared)");
     int reached = 1;
     for (int i = 2; i < GS_HIST_N - 1; i++)
         reached &= bucket[i] > 0;
