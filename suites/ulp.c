@@ -734,10 +734,12 @@ static size_t rest_of(const unsigned char *ok, const unsigned char *t, size_t k,
  * below the unkept bound); where the quick lane runs (quick, with b), those it takes of the
  * rest.  t[q] is nonzero where either took input q; failed[0] to failed[3] gain how many of
  * them the policy failed for ulp_exceeded, premature_flush, ftz and signed_zero (their
- * findings for the caller to count), *crn how many the bound lane took at first.  Errors that
- * grow along a tail or a block (an approximation's against the exact function, a kernel's own
- * near 2^-20 for the sigmoid form), with the outputs' rounding as noise over a block, leave a
- * part of a block above the maxima the block starts with.  So where the bound lane leaves
+ * findings for the caller to count), *crn how many the bound lane took (with its retry below
+ * and those the retry accounted in full: a block where the retry takes most is one where the
+ * lane is worth its time).  Errors that grow along a tail or a block (an approximation's
+ * against the exact function, a kernel's own near 2^-20 for the sigmoid form), with the
+ * outputs' rounding as noise over a block, leave a part of a block above the maxima the block
+ * starts with.  So where the bound lane leaves
  * QUICK_RETRY_MIN inputs or more, the one of the largest uh among them is accounted in full
  * first (lane_account: its V known) and the bound lane runs again over the rest, against the
  * maxima and findings it leaves; and where the quick lane then leaves QUICK_RETRY_MIN or more,
@@ -800,6 +802,7 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
                 }
             }
         }
+        *crn = n.n + full; /* the bound lane's, with its retry */
         /* the largest errors left in full, then the quick lane again */
         size_t pick[3];
         size_t np = quick_over(e, rest, nr, x, y, k, b, t, &n, pick);
