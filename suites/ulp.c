@@ -739,12 +739,11 @@ static size_t rest_of(const unsigned char *ok, const unsigned char *t, size_t k,
  * lane is worth its time).  Errors that grow along a tail or a block (an approximation's
  * against the exact function, a kernel's own near 2^-20 for the sigmoid form), with the
  * outputs' rounding as noise over a block, leave a part of a block above the maxima the block
- * starts with.  So where the bound lane leaves
- * QUICK_RETRY_MIN inputs or more, the one of the largest uh among them is accounted in full
- * first (lane_account: its V known) and the bound lane runs again over the rest, against the
- * maxima and findings it leaves; and where the quick lane then leaves QUICK_RETRY_MIN or more,
- * those of the largest errors among the ones it decided are accounted in full and it runs
- * again likewise.  The same result (any input may be accounted in full at any time, and the
+ * starts with.  So where the bound lane leaves QUICK_RETRY_MIN inputs or more, the one of the
+ * largest uh among them is accounted in full first (lane_account: its V known) and the bound
+ * lane runs again over the rest, against the maxima and findings it leaves; and where the
+ * quick lane then leaves QUICK_RETRY_MIN or more, those of the largest errors among the ones
+ * it decided are accounted in full and it runs again likewise.  The same result (any input may be accounted in full at any time, and the
  * lanes' decisions hold against maxima and worst lists that only grow).  Returns how many
  * they took (those accounted in full too). */
 static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *ok,

@@ -1,5 +1,5 @@
 /* The lanes over a block (ulp_lane.h): one at a time, and the choice of the AVX2 versions
- * (and of the bound lane's AVX-512 one) by what the CPU reports. */
+ * (and of the bound and span lanes' AVX-512 ones) by what the CPU reports. */
 #include "ulp_lane.h"
 
 #include "ulp_fused.h"

@@ -3,7 +3,9 @@
  * quick lane and the span lane below.  Each has an AVX2 version where the CPU reports it
  * (ulp_lane_avx2.c, four enclosures at a time, the same integer and double operations in the
  * same order, so the same decisions: checked by tests/suites/test_ulp_lane.c and
- * test_ulp_span.c), else one at a time. */
+ * test_ulp_span.c), else one at a time; the bound and span lanes an AVX-512 one too
+ * (ulp_lane_avx512.c, eight at a time, where gs_lane_avx512 says so, checked by the same
+ * tests). */
 #ifndef GELUCHECK_ULP_LANE_H
 #define GELUCHECK_ULP_LANE_H
 
