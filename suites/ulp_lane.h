@@ -82,6 +82,53 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * and the build has it: 0 elsewhere. */
 int gs_lane_avx512(void);
 
+/* What the vector versions of the bound lane share.  They load the enclosures as rows of four
+ * 64-bit words: m, err, e, side (an int, the upper half of its word padding, masked off). */
+_Static_assert(sizeof(struct geluref_encl) == 32 && offsetof(struct geluref_encl, m) == 0 &&
+                   offsetof(struct geluref_encl, err) == 8 &&
+                   offsetof(struct geluref_encl, e) == 16 &&
+                   offsetof(struct geluref_encl, side) == 24 && sizeof(int) == 4,
+               "struct geluref_encl is not four 64-bit words");
+
+/* The thresholds of the cr_distance buckets, j = 0 to 5: 0, 1, 2, 4, 16, 256 (gs_hist_index:
+ * the bucket of d is how many of them d exceeds). */
+static inline int64_t gs_bound_thr(int j)
+{
+    return j < 3 ? j : j == 3 ? 4 : j == 4 ? 16 : 256;
+}
+
+/* How many thresholds a taken output can exceed (those below lim->dmax), and whether the lane
+ * judges (the policy's tests are left out where there is none: the exact function's
+ * measurement): each vector loop has both as constants. */
+static inline int gs_bound_nthr(const struct gs_bound_limits *lim)
+{
+    int nthr = 0;
+    while (nthr < 6 && gs_bound_thr(nthr) < lim->dmax)
+        nthr++;
+    return nthr;
+}
+
+static inline int gs_bound_judged(const struct gs_bound_limits *lim)
+{
+    return lim->pol_ulp != INFINITY || lim->pol_cr != INFINITY || lim->faithful ||
+           lim->unkept != -INFINITY;
+}
+
+/* The counts of the outputs a vector loop took into cnt: n of them, fa faithful, fl failed,
+ * g[j] above gs_bound_thr(j) (so cr = n - g[0], and bucket j has g[j - 1] - g[j]). */
+static inline void gs_bound_counts(struct gs_quick_counts *cnt, uint64_t n, uint64_t fa,
+                                   uint64_t fl, const uint64_t *g)
+{
+    cnt->n += n;
+    cnt->faithful += fa;
+    cnt->failed += fl;
+    cnt->cr += n - g[0];
+    cnt->hist[0] += n - g[0];
+    for (int j = 1; j < 6; j++) /* bucket j: above j thresholds, not above j + 1 */
+        cnt->hist[j] += g[j - 1] - g[j];
+    cnt->hist[6] += g[5];
+}
+
 /* Where the caller passes er (not NULL): er->ulp[q], er->abs[q] and er->a[q] receive input
  * q's ulp and absolute errors and a (gs_fused_meas's) wherever gs_fused_quick_core decides it
  * for a normal result (2^-126 <= V), taken or not; er->ulp[q] = -1 elsewhere.  The caller

@@ -18,14 +18,6 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The four structures are loaded as rows of four 64-bit words: m, err, e, side (an int, the
- * upper half of its word padding, masked off). */
-_Static_assert(sizeof(struct geluref_encl) == 32 && offsetof(struct geluref_encl, m) == 0 &&
-                   offsetof(struct geluref_encl, err) == 8 &&
-                   offsetof(struct geluref_encl, e) == 16 &&
-                   offsetof(struct geluref_encl, side) == 24 && sizeof(int) == 4,
-               "struct geluref_encl is not four 64-bit words");
-
 /* The enclosures e[0..3] as four vectors of their words: m, err (as bits), e, side (its word,
  * the upper half padding). */
 static inline __attribute__((always_inline)) void
@@ -78,14 +70,10 @@ static inline uint64_t sum4(__m256i v)
     return w[0] + w[1] + w[2] + w[3];
 }
 
-/* The bound lane's thresholds of the cr_distance buckets (gs_hist_index: the bucket of d is
- * how many of them d exceeds). */
-static const int64_t bound_thr[6] = { 0, 1, 2, 4, 16, 256 };
-
 /* gs_fused_bound_lane_n_avx2's loop, with nthr (a constant where it is called) the number of
  * thresholds the outputs it may take can exceed (those below dmax): a taken output's bucket
  * counted as how many thresholds it exceeds, summed per threshold (gt[j] minus the lanes
- * above bound_thr[j]), in vectors. */
+ * above gs_bound_thr(j)), in vectors. */
 static inline __attribute__((always_inline)) size_t
 bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y, size_t k,
            const struct gs_bound_limits *lim, unsigned char *take, uint64_t *np, __m256i *fav,
@@ -244,7 +232,7 @@ bound_loop(const struct geluref_encl *e, const unsigned char *ok, const uint64_t
         __m256i dz = _mm256_and_si256(d, tv);
         for (int j = 0; j < nthr; j++)
             gt[j] = _mm256_sub_epi64(gt[j],
-                                     _mm256_cmpgt_epi64(dz, _mm256_set1_epi64x(bound_thr[j])));
+                                     _mm256_cmpgt_epi64(dz, _mm256_set1_epi64x(gs_bound_thr(j))));
     }
     *np = n;
     return q;
@@ -257,14 +245,9 @@ void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
     __m256i fav = _mm256_setzero_si256(), flv = fav, gt[6];
     for (int j = 0; j < 6; j++)
         gt[j] = fav;
-    int nthr = 0;
-    while (nthr < 6 && bound_thr[nthr] < lim->dmax)
-        nthr++;
     /* each loop with its count of thresholds, whether it judges and whether it tries the
-     * correctly rounded case first a constant (the policy's tests left out where there is
-     * none: the exact function's measurement) */
-    int judged = lim->pol_ulp != INFINITY || lim->pol_cr != INFINITY || lim->faithful ||
-                 lim->unkept != -INFINITY;
+     * correctly rounded case first a constant */
+    int nthr = gs_bound_nthr(lim), judged = gs_bound_judged(lim);
 #define BL(nt, j, c) bound_loop(e, ok, y, k, lim, take, &n, &fav, &flv, gt, uh, nt, j, c)
 #define BLN(j, c) (nthr <= 2 ? BL(2, j, c) : nthr == 3 ? BL(3, j, c) : nthr == 4 ? BL(4, j, c) \
                              : BL(6, j, c))
@@ -276,17 +259,10 @@ void gs_fused_bound_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
         q = judged ? BLN(1, 0) : BLN(0, 0);
 #undef BLN
 #undef BL
-    uint64_t g[7];
-    cnt->faithful += sum4(fav);
-    cnt->failed += sum4(flv);
-    g[0] = n;
+    uint64_t g[6];
     for (int j = 0; j < 6; j++)
-        g[j + 1] = sum4(gt[j]);
-    cnt->n += n;
-    cnt->cr += n - g[1];
-    for (int j = 0; j < 6; j++) /* bucket j: above j thresholds, not above j + 1 */
-        cnt->hist[j] += g[j] - g[j + 1];
-    cnt->hist[6] += g[6];
+        g[j] = sum4(gt[j]);
+    gs_bound_counts(cnt, n, sum4(fav), sum4(flv), g);
     gs_fused_bound_lane_n_generic(e + q, ok + q, y + q, k - q, lim, take + q, cnt,
                                   uh != NULL ? uh + q : NULL);
 }

@@ -18,12 +18,6 @@
 #include <stdint.h>
 #include <string.h>
 
-_Static_assert(sizeof(struct geluref_encl) == 32 && offsetof(struct geluref_encl, m) == 0 &&
-                   offsetof(struct geluref_encl, err) == 8 &&
-                   offsetof(struct geluref_encl, e) == 16 &&
-                   offsetof(struct geluref_encl, side) == 24 && sizeof(int) == 4,
-               "struct geluref_encl is not four 64-bit words");
-
 /* The enclosures e[0..7] as four vectors of their words: m, err (as bits), e, side (its word,
  * the upper half padding).  Two structures a 64-byte row; each pair of rows gives m and err,
  * e and side of four structures (vpermt2q), and the halves of two such are joined. */
@@ -56,12 +50,9 @@ static inline void take8(unsigned char *take, __mmask8 m)
     _mm_storel_epi64((__m128i *)(void *)take, _mm_maskz_mov_epi8(m, _mm_set1_epi8(1)));
 }
 
-/* The bound lane's thresholds of the cr_distance buckets (as ulp_lane_avx2.c's). */
-static const int64_t bound_thr8[6] = { 0, 1, 2, 4, 16, 256 };
-
 /* ulp_lane_avx2.c's bound_loop eight at a time: nthr, judged and crf constants where it is
  * called; *nfa and *nfl the faithful and failed outputs taken, gt[j] those taken above
- * bound_thr8[j]. */
+ * gs_bound_thr(j). */
 static inline __attribute__((always_inline)) size_t
 bound_loop8(const struct geluref_encl *e, const unsigned char *ok, const uint64_t *y, size_t k,
             const struct gs_bound_limits *lim, unsigned char *take, uint64_t *np,
@@ -184,7 +175,7 @@ bound_loop8(const struct geluref_encl *e, const unsigned char *ok, const uint64_
         fl_n += (unsigned)__builtin_popcount(fail & tv);
         for (int j = 0; j < nthr; j++)
             gt[j] = _mm512_mask_add_epi64(
-                gt[j], _mm512_mask_cmpgt_epi64_mask(tv, d, _mm512_set1_epi64(bound_thr8[j])),
+                gt[j], _mm512_mask_cmpgt_epi64_mask(tv, d, _mm512_set1_epi64(gs_bound_thr(j))),
                 gt[j], one);
     }
     *np = n;
@@ -200,11 +191,7 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
     __m512i gt[6];
     for (int j = 0; j < 6; j++)
         gt[j] = _mm512_setzero_si512();
-    int nthr = 0;
-    while (nthr < 6 && bound_thr8[nthr] < lim->dmax)
-        nthr++;
-    int judged = lim->pol_ulp != INFINITY || lim->pol_cr != INFINITY || lim->faithful ||
-                 lim->unkept != -INFINITY;
+    int nthr = gs_bound_nthr(lim), judged = gs_bound_judged(lim);
 #define BL(nt, j, c) bound_loop8(e, ok, y, k, lim, take, &n, &nfa, &nfl, gt, uh, nt, j, c)
 #define BLN(j, c) (nthr <= 2 ? BL(2, j, c) : nthr == 3 ? BL(3, j, c) : nthr == 4 ? BL(4, j, c) \
                              : BL(6, j, c))
@@ -216,17 +203,10 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
         q = judged ? BLN(1, 0) : BLN(0, 0);
 #undef BLN
 #undef BL
-    uint64_t g[7];
-    cnt->faithful += nfa;
-    cnt->failed += nfl;
-    g[0] = n;
+    uint64_t g[6];
     for (int j = 0; j < 6; j++)
-        g[j + 1] = (uint64_t)_mm512_reduce_add_epi64(gt[j]);
-    cnt->n += n;
-    cnt->cr += n - g[1];
-    for (int j = 0; j < 6; j++) /* bucket j: above j thresholds, not above j + 1 */
-        cnt->hist[j] += g[j] - g[j + 1];
-    cnt->hist[6] += g[6];
+        g[j] = (uint64_t)_mm512_reduce_add_epi64(gt[j]);
+    gs_bound_counts(cnt, n, nfa, nfl, g);
     if (q < k)
         gs_fused_bound_lane_n_avx2(e + q, ok + q, y + q, k - q, lim, take + q, cnt,
                                    uh != NULL ? uh + q : NULL);
