@@ -116,6 +116,12 @@ void gs_fused_quick_lane_n(const struct geluref_encl *e, const unsigned char *ok
                            const struct gs_quick_bounds *b, unsigned char *take,
                            struct gs_quick_counts *cnt, const struct gs_quick_errs *er)
 {
+#if defined(GS_HAVE_AVX512_LANE)
+    if (gs_lane_avx512()) {
+        gs_fused_quick_lane_n_avx512(e, ok, x, y, k, b, take, cnt, er);
+        return;
+    }
+#endif
 #if defined(GS_HAVE_AVX2_LANE)
     if (__builtin_cpu_supports("avx2")) {
         gs_fused_quick_lane_n_avx2(e, ok, x, y, k, b, take, cnt, er);

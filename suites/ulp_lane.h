@@ -151,6 +151,13 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
                                 const struct gs_quick_bounds *b, unsigned char *take,
                                 struct gs_quick_counts *cnt, const struct gs_quick_errs *er);
 #endif
+#if defined(GS_HAVE_AVX512_LANE)
+/* Eight at a time (ulp_lane_avx512.c); only where gs_lane_avx512() says so. */
+void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned char *ok,
+                                  const uint64_t *x, const uint64_t *y, size_t k,
+                                  const struct gs_quick_bounds *b, unsigned char *take,
+                                  struct gs_quick_counts *cnt, const struct gs_quick_errs *er);
+#endif
 
 
 /* The span lane: the exact function's measurement of an approximation kernel (ulp.c

@@ -297,3 +297,167 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
     cnt->hist[5] += c16 - c256;
     cnt->hist[6] += c256; /* ">256" */
 }
+
+/* The quick lane eight at a time: ulp_lane_avx2.c's gs_fused_quick_lane_n_avx2 for a normal
+ * result (its refusals, ms and es, the cell test with floor(l16) by rounding toward -inf, C,
+ * rz and rn, ys, a, the errors, the tests against the maxima with their ties at a larger x,
+ * now compared unsigned, and gs_fused_judge's logic on the masks), the buckets as the bound
+ * lane counts them (the ends each taken output's cr_distance exceeds).  A batch with a lane to
+ * decide whose result is subnormal (E < -126) goes to the AVX2 version whole, as do the last
+ * inputs of a block, fewer than eight: the same decisions either way. */
+void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned char *ok,
+                                  const uint64_t *x, const uint64_t *y, size_t k,
+                                  const struct gs_quick_bounds *b, unsigned char *take,
+                                  struct gs_quick_counts *cnt, const struct gs_quick_errs *er)
+{
+    size_t q = 0;
+    const __m512i c7ff = _mm512_set1_epi64(0x7ff), c1023 = _mm512_set1_epi64(1023);
+    const __m512i cm126 = _mm512_set1_epi64(-126), c127 = _mm512_set1_epi64(127);
+    const __m512i cm1023 = _mm512_set1_epi64(-1023), c1024 = _mm512_set1_epi64(1024);
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
+    const __m512i clo32 = _mm512_set1_epi64(0xffffffff), sbit = _mm512_set1_epi64(0x80000000);
+    const __m512i maxfin = _mm512_set1_epi64(0x7f7fffff);
+    const __m512i mant = _mm512_set1_epi64(0x000fffffffffffff);
+    const __m512i exp23 = _mm512_set1_epi64((int64_t)(23 + 1023) << 52);
+    const __m512i c23 = _mm512_set1_epi64(23), c126 = _mm512_set1_epi64(126);
+    const __m512i ymagm = _mm512_set1_epi64(0x7fffffff), cinf = _mm512_set1_epi64(0x7f800000);
+    const __m512d p16 = _mm512_set1_pd(0x1p16), m16 = _mm512_set1_pd(0x1p-16);
+    const __m512d p39 = _mm512_set1_pd(0x1p39), p40 = _mm512_set1_pd(0x1p40);
+    const __m512d p52 = _mm512_set1_pd(0x1p52), vone = _mm512_set1_pd(1.0);
+    const __m512d relm = _mm512_set1_pd(1 - 0x1p-50), vm1 = _mm512_set1_pd(-1);
+    const __m512d vmu = _mm512_set1_pd(b->max_ulp), vma = _mm512_set1_pd(b->max_abs);
+    const __m512d vmr = _mm512_set1_pd(b->max_rel), vunk = _mm512_set1_pd(b->unkept);
+    const int judge = b->v != NULL;
+    const struct gs_policy_values *v = b->v;
+    const __m512d vtol = _mm512_set1_pd(judge ? v->abs_tol : 0);
+    const __m512d vmcr = _mm512_set1_pd(judge ? v->max_cr_distance : 0);
+    const __m512d vpmu = _mm512_set1_pd(judge ? v->max_ulp : 0);
+    const __m512d vunkz = _mm512_set1_pd(b->unkept_flush);
+    const __m512i vmrx = _mm512_set1_epi64((int64_t)b->max_rel_x);
+    const __m512i vmux = _mm512_set1_epi64((int64_t)b->max_ulp_x);
+    const __m512i vmax = _mm512_set1_epi64((int64_t)b->max_abs_x);
+    const __mmask8 relz_all = 1.0 < b->max_rel ? 0xff : 0, relz_tie = 1.0 == b->max_rel ? 0xff : 0;
+    const __mmask8 tolon = judge && v->abs_tol > 0 ? 0xff : 0;
+    const __mmask8 faithreq = judge && v->faithful ? 0xff : 0;
+    const __m128i ones8 = _mm_set1_epi8(1);
+    uint64_t n = 0, ncr = 0, nfa = 0, nfl = 0, nflz = 0, g[6] = { 0, 0, 0, 0, 0, 0 };
+    for (; q + 8 <= k; q += 8) {
+        __mmask8 okm = (__mmask8)_mm_test_epi8_mask(
+            _mm_loadl_epi64((const __m128i *)(const void *)(ok + q)), _mm_set1_epi8(-1));
+        if (okm == 0) { /* none of the eight to decide */
+            _mm_storel_epi64((__m128i *)(void *)(take + q), _mm_setzero_si128());
+            if (er != NULL)
+                _mm512_storeu_pd(er->ulp + q, vm1);
+            continue;
+        }
+        __m512i mb, ee, eb, sd;
+        load8(&e[q], &mb, &ee, &eb, &sd);
+        /* the refusals, on integers */
+        __m512i em = _mm512_sub_epi64(_mm512_and_si512(_mm512_srli_epi64(mb, 52), c7ff), c1023);
+        __m512i E = _mm512_add_epi64(em, ee);
+        __mmask8 sub = _mm512_cmpgt_epi64_mask(cm126, E);
+        if ((sub & okm) != 0) { /* a subnormal result to decide: quick_sub4's, four at a time */
+            struct gs_quick_errs eq;
+            if (er != NULL)
+                eq = (struct gs_quick_errs){ er->ulp + q, er->abs + q, er->a + q };
+            gs_fused_quick_lane_n_avx2(e + q, ok + q, x + q, y + q, 8, b, take + q, cnt,
+                                       er != NULL ? &eq : NULL);
+            continue;
+        }
+        __m512i yv = _mm512_loadu_si512((const void *)&y[q]);
+        __m512i sign = _mm512_slli_epi64(_mm512_srli_epi64(mb, 63), 31);
+        __m512i ymag = _mm512_and_si512(yv, ymagm);
+        __mmask8 z = _mm512_cmpeq_epi64_mask(ymag, zero); /* a zero: a flush */
+        __mmask8 bad = _mm512_cmpeq_epi64_mask(em, cm1023) | _mm512_cmpeq_epi64_mask(em, c1024) |
+                       _mm512_test_epi64_mask(sd, clo32) |
+                       ((__mmask8)~z &
+                        _mm512_cmpneq_epi64_mask(_mm512_and_si512(yv, sbit), sign)) |
+                       _mm512_cmpgt_epi64_mask(ymag, maxfin) | sub |
+                       _mm512_cmpgt_epi64_mask(E, c127);
+        /* ms, es and the cell: l16 = (ms - es) 2^16, h16 = (ms + es) 2^16 */
+        __m512d ms = _mm512_castsi512_pd(_mm512_or_si512(_mm512_and_si512(mb, mant), exp23));
+        __m512d es = _mm512_mul_pd(_mm512_castsi512_pd(eb), pow2v8(_mm512_sub_epi64(c23, em)));
+        __m512d l = _mm512_mul_pd(_mm512_sub_pd(ms, es), p16);
+        __m512d h = _mm512_mul_pd(_mm512_add_pd(ms, es), p16);
+        __m512d c = _mm512_roundscale_pd(l, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+        __mmask8 good = okm & (__mmask8)~bad & _mm512_cmp_pd_mask(l, p39, _CMP_GE_OQ) &
+                        _mm512_cmp_pd_mask(h, p40, _CMP_LT_OQ) &
+                        _mm512_cmp_pd_mask(l, c, _CMP_GT_OQ) &
+                        _mm512_cmp_pd_mask(h, _mm512_add_pd(c, vone), _CMP_LT_OQ);
+        /* C, rz, rn */
+        __m512i cl = _mm512_and_si512(_mm512_castpd_si512(_mm512_add_pd(c, p52)), mant);
+        __m512i base = _mm512_slli_epi64(_mm512_add_epi64(E, c126), 23);
+        __m512i rz = _mm512_add_epi64(base, _mm512_srli_epi64(cl, 16));
+        __m512i rn = _mm512_add_epi64(rz, _mm512_and_si512(_mm512_srli_epi64(cl, 15), one));
+        good &= _mm512_cmpgt_epi64_mask(cinf, rn);
+        __mmask8 cr = _mm512_cmpeq_epi64_mask(ymag, rn);
+        __mmask8 fa = _mm512_cmpeq_epi64_mask(ymag, rz) |
+                      _mm512_cmpeq_epi64_mask(ymag, _mm512_add_epi64(rz, one));
+        __m512i dv = _mm512_abs_epi64(_mm512_sub_epi64(ymag, rn));
+        /* ys, a, the errors */
+        __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
+        __m512d ys = _mm512_mul_pd(_mm512_cvtps_pd(yf), pow2v8(_mm512_sub_epi64(c23, E)));
+        __m512d a = _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_or_si512(cl, one)), m16);
+        __m512d ulp = _mm512_abs_pd(_mm512_sub_pd(ys, a));
+        __m512d ab = _mm512_mul_pd(ulp, pow2v8(_mm512_sub_epi64(E, c23)));
+        if (er != NULL) { /* good so far: decided, a normal result */
+            _mm512_storeu_pd(er->ulp + q, _mm512_mask_blend_pd(good, vm1, ulp));
+            _mm512_storeu_pd(er->abs + q, ab);
+            _mm512_storeu_pd(er->a + q, a);
+        }
+        __m512i xv = _mm512_loadu_si512((const void *)&x[q]);
+        __mmask8 below =
+            (_mm512_cmp_pd_mask(ulp, vmu, _CMP_LT_OQ) |
+             (_mm512_cmp_pd_mask(ulp, vmu, _CMP_EQ_OQ) & _mm512_cmpgt_epu64_mask(xv, vmux))) &
+            (_mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ) |
+             (_mm512_cmp_pd_mask(ab, vma, _CMP_EQ_OQ) & _mm512_cmpgt_epu64_mask(xv, vmax)));
+        /* gs_fused_rel_below: ulp < M a (1 - 2^-50); a flush's 1 below M or equal to it at a
+         * larger x */
+        __mmask8 relz = relz_all | (relz_tie & _mm512_cmpgt_epu64_mask(xv, vmrx));
+        below &= _mm512_cmp_pd_mask(ulp, _mm512_mul_pd(_mm512_mul_pd(vmr, a), relm),
+                                    _CMP_LT_OQ) |
+                 (z & relz);
+        good &= below;
+        __mmask8 failed = 0;
+        if (judge) {
+            __mmask8 tolpass = tolon & _mm512_cmp_pd_mask(ab, vtol, _CMP_LE_OQ);
+            __mmask8 tolgo = (__mmask8)~tolon | _mm512_cmp_pd_mask(ab, vtol, _CMP_GT_OQ);
+            __mmask8 failc = _mm512_cmp_pd_mask(_mm512_cvtepi64_pd(dv), vmcr, _CMP_GT_OQ) |
+                             _mm512_cmp_pd_mask(ulp, vpmu, _CMP_GT_OQ) |
+                             ((__mmask8)~fa & faithreq) | z; /* a flush fails but within
+                                                                abs_tol */
+            __mmask8 le = _mm512_cmp_pd_mask(ulp, vpmu, _CMP_LE_OQ);
+            __mmask8 pass = cr | tolpass | (tolgo & (__mmask8)~failc & le);
+            __mmask8 fail = (__mmask8)~(cr | tolpass) & tolgo & failc &
+                            _mm512_cmp_pd_mask(ulp, _mm512_mask_blend_pd(z, vunk, vunkz),
+                                               _CMP_LT_OQ);
+            good &= pass | fail;
+            failed = (__mmask8)~pass & good;
+        }
+        _mm_storel_epi64((__m128i *)(void *)(take + q), _mm_maskz_mov_epi8(good, ones8));
+        n += (unsigned)__builtin_popcount(good);
+        ncr += (unsigned)__builtin_popcount(good & cr);
+        nfa += (unsigned)__builtin_popcount(good & fa);
+        nfl += (unsigned)__builtin_popcount(failed & (__mmask8)~z);
+        nflz += (unsigned)__builtin_popcount(failed & z);
+        for (int j = 0; j < 6; j++)
+            g[j] += (unsigned)__builtin_popcount(
+                _mm512_mask_cmpgt_epi64_mask(good, dv, _mm512_set1_epi64(gs_bound_thr(j))));
+    }
+    cnt->n += n;
+    cnt->cr += ncr;
+    cnt->faithful += nfa;
+    cnt->failed += nfl;
+    cnt->failed_flush += nflz;
+    cnt->hist[0] += n - g[0];
+    for (int j = 1; j < 6; j++)
+        cnt->hist[j] += g[j - 1] - g[j];
+    cnt->hist[6] += g[5];
+    if (q < k) {
+        struct gs_quick_errs rest;
+        if (er != NULL)
+            rest = (struct gs_quick_errs){ er->ulp + q, er->abs + q, er->a + q };
+        gs_fused_quick_lane_n_avx2(e + q, ok + q, x + q, y + q, k - q, b, take + q, cnt,
+                                   er != NULL ? &rest : NULL);
+    }
+}

@@ -1,7 +1,8 @@
 /* The ulp sweep's bound lane and quick lane four enclosures at a time
- * (gs_fused_bound_lane_n_avx2, gs_fused_quick_lane_n_avx2, suites/ulp_lane_avx2.c), and the
- * bound lane eight at a time where the CPU reports AVX-512 (gs_fused_bound_lane_n_avx512,
- * suites/ulp_lane_avx512.c: every other block), against one at a time (the _generic
+ * (gs_fused_bound_lane_n_avx2, gs_fused_quick_lane_n_avx2, suites/ulp_lane_avx2.c), and eight
+ * at a time where the CPU reports AVX-512 (gs_fused_bound_lane_n_avx512,
+ * gs_fused_quick_lane_n_avx512, suites/ulp_lane_avx512.c: every other block), against one at
+ * a time (the _generic
  * versions, which call gs_fused_bound_lane and gs_fused_quick_core): every decision and every
  * count the same.
  *   enclosures  the reference's double tier (geluref_enclose_n) of random binary32 inputs of
@@ -114,7 +115,7 @@ static struct geluref_encl alter(struct geluref_encl e, unsigned kind)
     return e;
 }
 
-static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad;
+static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad, q_wide, q_wide8;
 static unsigned long q_bucket[GS_HIST_N], q_flush, q_failed_flush, q_flush_normal, q_sub,
     q_sub_judged, q_sub_flush, q_failed_ftz, q_failed_sz, q_tie, q_er, q_er_set, q_er_left;
 
@@ -305,7 +306,23 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
     memset(va, 0, sizeof va);
     memset(ag, 0, sizeof ag);
     memset(vg, 0, sizeof vg);
-    gs_fused_quick_lane_n_avx2(e, ok, x, y, len, &b, ta, &ca, with_er ? &era : NULL);
+    /* four at a time, or (every other block, where the CPU reports AVX-512) eight at a time */
+    int wide = 0;
+#if defined(GS_HAVE_AVX512_LANE)
+    if (gs_lane_avx512() && next() % 2) {
+        wide = 1;
+        gs_fused_quick_lane_n_avx512(e, ok, x, y, len, &b, ta, &ca, with_er ? &era : NULL);
+    }
+#endif
+    if (!wide)
+        gs_fused_quick_lane_n_avx2(e, ok, x, y, len, &b, ta, &ca, with_er ? &era : NULL);
+    q_wide += (unsigned long)(wide && len >= 8);
+    if (wide && len >= 8) { /* the first eight decided eight at a time (no subnormal result) */
+        int subs = 0;
+        for (size_t i = 0; i < 8; i++)
+            subs |= ok[i] && sub_of(&e[i]);
+        q_wide8 += (unsigned long)!subs;
+    }
     gs_fused_quick_lane_n_generic(e, ok, x, y, len, &b, tg, &cg, with_er ? &erg : NULL);
     int diff = memcmp(&ca, &cg, sizeof ca) != 0;
     for (size_t i = 0; with_er && i < len; i++) {
@@ -316,10 +333,10 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
             (ug[i] >= 0 && (memcmp(&aa[i], &ag[i], sizeof aa[i]) != 0 ||
                             memcmp(&va[i], &vg[i], sizeof va[i]) != 0))) {
             if (q_bad++ < 20)
-                printf("FAIL errors %s x=%a y=0x%08llx ok=%d: four at a time ulp %a abs %a a %a, "
+                printf("FAIL errors %s x=%a y=0x%08llx ok=%d: %s at a time ulp %a abs %a a %a, "
                        "one at a time ulp %a abs %a a %a\n",
-                       geluref_func_name(f), xs[i], (unsigned long long)y[i], ok[i], ua[i],
-                       aa[i], va[i], ug[i], ag[i], vg[i]);
+                       geluref_func_name(f), xs[i], (unsigned long long)y[i], ok[i],
+                       wide ? "eight" : "four", ua[i], aa[i], va[i], ug[i], ag[i], vg[i]);
         }
     }
     for (size_t i = 0; i < len; i++) {
@@ -340,12 +357,13 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
         if ((ta[i] != tg[i] || (diff && i == 0)) && q_bad++ < 20)
             printf("FAIL quick %s x=%a m=%a err=%a e=%lld side=%d y=0x%08llx ok=%d "
                    "max_ulp=%a max_abs=%a max_rel=%a unkept=%a policy=%s (max_ulp=%a "
-                   "max_cr_distance=%a faithful=%d abs_tol=%a): four at a time %d, one at a "
+                   "max_cr_distance=%a faithful=%d abs_tol=%a): %s at a time %d, one at a "
                    "time %d%s\n",
                    geluref_func_name(f), xs[i], e[i].m, e[i].err, (long long)e[i].e, e[i].side,
                    (unsigned long long)y[i], ok[i], b.max_ulp, b.max_abs, b.max_rel, b.unkept,
                    b.v ? "yes" : "no", v.max_ulp, v.max_cr_distance, v.faithful, v.abs_tol,
-                   ta[i], tg[i], diff ? " (the block's counts differ)" : "");
+                   wide ? "eight" : "four", ta[i], tg[i],
+                   diff ? " (the block's counts differ)" : "");
     }
     bound(f, xs, e, ok, y, len, &b);
     q_failed += cg.failed;
@@ -420,9 +438,10 @@ int main(int argc, char **argv)
     printf("quick lane: %lu decisions compared, %lu taken (%lu failed, %lu correctly rounded, "
            "%lu judged, %lu zeros of which %lu failed and %lu of a normal result, %lu of a "
            "subnormal result of which %lu judged and %lu flushed; failed ftz %lu, signed_zero "
-           "%lu; %lu tied with a maximum), %lu different\n", q_cmp, q_take, q_failed, q_cr,
+           "%lu; %lu tied with a maximum), %lu blocks eight at a time (%lu of them with eight "
+           "normal results first), %lu different\n", q_cmp, q_take, q_failed, q_cr,
            q_judged, q_flush, q_failed_flush, q_flush_normal, q_sub, q_sub_judged, q_sub_flush,
-           q_failed_ftz, q_failed_sz, q_tie, q_bad);
+           q_failed_ftz, q_failed_sz, q_tie, q_wide, q_wide8, q_bad);
     printf("errors out: %lu entries compared, %lu set (%lu of them refused)\n", q_er, q_er_set,
            q_er_left);
     int buckets = 1; /* every bucket above "1" but "nan" reached */
@@ -432,7 +451,8 @@ int main(int argc, char **argv)
         q_cr < q_take / 100 || q_far < q_take / 100 || !buckets || q_flush < q_take / 100 ||
         q_failed_flush < q_flush_normal / 10 || q_sub < q_take / 100 || q_sub_judged < q_sub / 10 ||
         q_sub_flush == 0 || q_failed_ftz == 0 || q_failed_sz == 0 || q_tie == 0 ||
-        q_er_set < q_er / 20 || q_er_left < q_er / 100 || q_er - q_er_set < q_er / 20) {
+        q_er_set < q_er / 20 || q_er_left < q_er / 100 || q_er - q_er_set < q_er / 20 ||
+        (gs_lane_avx512() && q_wide8 < q_cmp / MAXB / 20)) {
         printf("FAIL: the quick lane took too few or too many, or too few of a kind, for the "
                "comparison to mean anything (%lu taken with a cr_distance above 1)\n", q_far);
         return 1;
