@@ -298,13 +298,149 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
     cnt->hist[6] += c256; /* ">256" */
 }
 
+/* The quick lane's counts eight at a time: taken, correctly rounded, faithful, failed by kind
+ * (ulp_exceeded, premature_flush, ftz, signed_zero), and g[j] those whose cr_distance exceeds
+ * gs_bound_thr(j) (the buckets, as the bound lane counts them). */
+struct qacc8 {
+    uint64_t n, cr, fa, fl, flz, ftz, sz, g[6];
+};
+
+/* The counts of the lanes g, of which cr and fa are correctly rounded and faithful, f0 to f3
+ * failed by kind (within g), dv their cr_distances. */
+static inline __attribute__((always_inline)) void
+qacc8_add(struct qacc8 *c, __mmask8 g, __mmask8 cr, __mmask8 fa, __m512i dv, __mmask8 f0,
+          __mmask8 f1, __mmask8 f2, __mmask8 f3)
+{
+    c->n += (unsigned)__builtin_popcount(g);
+    c->cr += (unsigned)__builtin_popcount(g & cr);
+    c->fa += (unsigned)__builtin_popcount(g & fa);
+    c->fl += (unsigned)__builtin_popcount(f0);
+    c->flz += (unsigned)__builtin_popcount(f1);
+    c->ftz += (unsigned)__builtin_popcount(f2);
+    c->sz += (unsigned)__builtin_popcount(f3);
+    for (int j = 0; j < 6; j++)
+        c->g[j] += (unsigned)__builtin_popcount(
+            _mm512_mask_cmpgt_epi64_mask(g, dv, _mm512_set1_epi64(gs_bound_thr(j))));
+}
+
+/* ulp_lane_avx2.c's quick_sub4 eight at a time (a subnormal result, E < -126, in the lanes
+ * `lanes`): the same refusals, ms, es, the cells lc = lo 2^(-E-110) and hc = hi 2^(-E-110)
+ * with floor(lc) by rounding toward -inf, rz = C >> s and rn = rz + bit s - 1 of C (variable
+ * shifts: 0 for a count of 64 or more, as there), ys = y 2^149, a = (C | 1) 2^(E+110), the
+ * errors, the tests against the maxima, and where judged gs_fused_judge's by the defect of
+ * gs_fused_quick_sub's chain (premature_flush, ftz, signed_zero, ulp_exceeded; abs_tol for all
+ * but signed_zero; an ulp_exceeded passes where the accuracy domain is the normal numbers and
+ * RN(f(x)) is not one).  Returns the lanes taken; their counts are added to c. */
+static inline __attribute__((always_inline)) __mmask8
+quick_sub8(__m512i mb, __m512i ee, __m512i eb, __m512i yv, __m512i ymag, __m512i sign,
+           __mmask8 z, __m512i xv, __m512i E, __mmask8 bad0, __mmask8 lanes,
+           const struct gs_quick_bounds *b, struct qacc8 *c)
+{
+    const __m512i one = _mm512_set1_epi64(1), mant = _mm512_set1_epi64(0x000fffffffffffff);
+    const __m512i c149 = _mm512_set1_epi64(149), c110 = _mm512_set1_epi64(110);
+    const __m512i p1000 = _mm512_set1_epi64(1000), m1000 = _mm512_set1_epi64(-1000);
+    const __m512i cmin = _mm512_set1_epi64(GS_FUSED_SUB_EMIN), zero = _mm512_setzero_si512();
+    const __m512i bit23 = _mm512_set1_epi64(0x00800000);
+    const __m512d p52 = _mm512_set1_pd(0x1p52), vone = _mm512_set1_pd(1.0);
+    const __m512d p39 = _mm512_set1_pd(0x1p39), p40 = _mm512_set1_pd(0x1p40);
+    const __m512d p149 = _mm512_set1_pd(0x1p149), m149 = _mm512_set1_pd(0x1p-149);
+    const __m512d relm = _mm512_set1_pd(1 - 0x1p-50);
+    __m512i sh = _mm512_add_epi64(ee, c149);
+    __mmask8 bad = bad0 | _mm512_cmpgt_epi64_mask(cmin, E) |
+                   _mm512_cmpgt_epi64_mask(m1000, sh) | _mm512_cmpgt_epi64_mask(sh, p1000);
+    /* ms, es, the cells */
+    __m512d sc = pow2v8(sh);
+    __m512d ms = _mm512_mul_pd(_mm512_abs_pd(_mm512_castsi512_pd(mb)), sc);
+    __m512d es = _mm512_mul_pd(_mm512_castsi512_pd(eb), sc);
+    __m512i ns = _mm512_sub_epi64(_mm512_sub_epi64(zero, E), c110); /* s = -E - 110 */
+    __m512d s2 = pow2v8(ns);
+    __m512d l = _mm512_mul_pd(_mm512_sub_pd(ms, es), s2);
+    __m512d h = _mm512_mul_pd(_mm512_add_pd(ms, es), s2);
+    __m512d cf = _mm512_roundscale_pd(l, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    __mmask8 good = lanes & (__mmask8)~bad & _mm512_cmp_pd_mask(l, p39, _CMP_GE_OQ) &
+                    _mm512_cmp_pd_mask(h, p40, _CMP_LT_OQ) &
+                    _mm512_cmp_pd_mask(l, cf, _CMP_GT_OQ) &
+                    _mm512_cmp_pd_mask(h, _mm512_add_pd(cf, vone), _CMP_LT_OQ);
+    /* C, rz, rn */
+    __m512i cl = _mm512_and_si512(_mm512_castpd_si512(_mm512_add_pd(cf, p52)), mant);
+    __m512i rz = _mm512_srlv_epi64(cl, ns);
+    __m512i rn = _mm512_add_epi64(
+        rz, _mm512_and_si512(_mm512_srlv_epi64(cl, _mm512_sub_epi64(ns, one)), one));
+    __mmask8 cr = _mm512_cmpeq_epi64_mask(yv, _mm512_or_si512(sign, rn)); /* y = RN(f(x)) */
+    __mmask8 fa = _mm512_cmpeq_epi64_mask(ymag, rz) |
+                  _mm512_cmpeq_epi64_mask(ymag, _mm512_add_epi64(rz, one));
+    __m512i dv = _mm512_abs_epi64(_mm512_sub_epi64(ymag, rn));
+    /* ys, a, the errors */
+    __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
+    __m512d ys = _mm512_mul_pd(_mm512_cvtps_pd(yf), p149);
+    __m512d a = _mm512_mul_pd(_mm512_cvtepi64_pd(_mm512_or_si512(cl, one)),
+                              pow2v8(_mm512_add_epi64(E, c110)));
+    __m512d ulp = _mm512_abs_pd(_mm512_sub_pd(ys, a));
+    __m512d ab = _mm512_mul_pd(ulp, m149);
+    __m512d vmu = _mm512_set1_pd(b->max_ulp), vma = _mm512_set1_pd(b->max_abs);
+    __mmask8 below =
+        (_mm512_cmp_pd_mask(ulp, vmu, _CMP_LT_OQ) |
+         (_mm512_cmp_pd_mask(ulp, vmu, _CMP_EQ_OQ) &
+          _mm512_cmpgt_epu64_mask(xv, _mm512_set1_epi64((int64_t)b->max_ulp_x)))) &
+        (_mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ) |
+         (_mm512_cmp_pd_mask(ab, vma, _CMP_EQ_OQ) &
+          _mm512_cmpgt_epu64_mask(xv, _mm512_set1_epi64((int64_t)b->max_abs_x))));
+    __mmask8 relz = (1.0 < b->max_rel ? 0xff : 0) |
+                    ((1.0 == b->max_rel ? 0xff : 0) &
+                     _mm512_cmpgt_epu64_mask(xv, _mm512_set1_epi64((int64_t)b->max_rel_x)));
+    below &= _mm512_cmp_pd_mask(ulp, _mm512_mul_pd(_mm512_mul_pd(_mm512_set1_pd(b->max_rel), a),
+                                                   relm),
+                                _CMP_LT_OQ) |
+             (z & relz);
+    good &= below;
+    __mmask8 f0 = 0, f1 = 0, f2 = 0, f3 = 0;
+    if (b->v != NULL) { /* gs_fused_judge, by the defect (measure.c's chain) */
+        const struct gs_policy_values *v = b->v;
+        __mmask8 zn = z & (__mmask8)~cr; /* a zero, not correctly rounded */
+        __mmask8 rn0 = _mm512_cmpeq_epi64_mask(rn, zero), rnn = _mm512_cmpeq_epi64_mask(rn, bit23);
+        __mmask8 dflush = zn & rnn; /* RN(f(x)) normal */
+        __mmask8 dftz = zn & (__mmask8)~(fa | rn0 | rnn);
+        __mmask8 dsz = zn & rn0; /* RN(f(x)) a zero of the other sign */
+        __mmask8 dulp = (__mmask8)~(cr | dflush | dftz | dsz);
+        __mmask8 tolon = (__mmask8)~dsz & (v->abs_tol > 0 ? 0xff : 0);
+        __m512d vtol = _mm512_set1_pd(v->abs_tol), vpmu = _mm512_set1_pd(v->max_ulp);
+        __mmask8 tolpass = tolon & _mm512_cmp_pd_mask(ab, vtol, _CMP_LE_OQ);
+        __mmask8 tolgo = (__mmask8)~tolon | _mm512_cmp_pd_mask(ab, vtol, _CMP_GT_OQ);
+        __mmask8 failc = _mm512_cmp_pd_mask(_mm512_cvtepi64_pd(dv),
+                                            _mm512_set1_pd(v->max_cr_distance), _CMP_GT_OQ) |
+                         _mm512_cmp_pd_mask(ulp, vpmu, _CMP_GT_OQ) |
+                         ((__mmask8)~fa & (v->faithful ? 0xff : 0));
+        /* ulp_exceeded of a result below the normal numbers, outside a normal domain */
+        __mmask8 dompass = (v->accuracy_domain == GS_DOMAIN_NORMAL ? 0xff : 0) &
+                           _mm512_cmpgt_epi64_mask(bit23, rn);
+        __mmask8 le = _mm512_cmp_pd_mask(ulp, vpmu, _CMP_LE_OQ);
+        __mmask8 pass = cr | tolpass | (tolgo & dulp & (dompass | ((__mmask8)~failc & le)));
+        __mmask8 fail = (__mmask8)~(cr | tolpass) & tolgo &
+                        ((__mmask8)~dulp | ((__mmask8)~dompass & failc));
+        /* below the unkept bound of its kind */
+        __m512d unk = _mm512_set1_pd(b->unkept);
+        unk = _mm512_mask_blend_pd(dflush, unk, _mm512_set1_pd(b->unkept_flush));
+        unk = _mm512_mask_blend_pd(dftz, unk, _mm512_set1_pd(b->unkept_ftz));
+        unk = _mm512_mask_blend_pd(dsz, unk, _mm512_set1_pd(b->unkept_sz));
+        fail &= _mm512_cmp_pd_mask(ulp, unk, _CMP_LT_OQ);
+        good &= pass | fail;
+        __mmask8 failed = (__mmask8)~pass & good;
+        f0 = failed & dulp;
+        f1 = failed & dflush;
+        f2 = failed & dftz;
+        f3 = failed & dsz;
+    }
+    qacc8_add(c, good, cr, fa, dv, f0, f1, f2, f3);
+    return good;
+}
+
 /* The quick lane eight at a time: ulp_lane_avx2.c's gs_fused_quick_lane_n_avx2 for a normal
  * result (its refusals, ms and es, the cell test with floor(l16) by rounding toward -inf, C,
  * rz and rn, ys, a, the errors, the tests against the maxima with their ties at a larger x,
- * now compared unsigned, and gs_fused_judge's logic on the masks), the buckets as the bound
- * lane counts them (the ends each taken output's cr_distance exceeds).  A batch with a lane to
- * decide whose result is subnormal (E < -126) goes to the AVX2 version whole, as do the last
- * inputs of a block, fewer than eight: the same decisions either way. */
+ * now compared unsigned, and gs_fused_judge's logic on the masks), and its subnormal case's
+ * (quick_sub8), the buckets as the bound lane counts them (the ends each taken output's
+ * cr_distance exceeds).  The last inputs of a block, fewer than eight, go to the AVX2 version:
+ * the same decisions either way. */
 void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned char *ok,
                                   const uint64_t *x, const uint64_t *y, size_t k,
                                   const struct gs_quick_bounds *b, unsigned char *take,
@@ -340,7 +476,8 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
     const __mmask8 tolon = judge && v->abs_tol > 0 ? 0xff : 0;
     const __mmask8 faithreq = judge && v->faithful ? 0xff : 0;
     const __m128i ones8 = _mm_set1_epi8(1);
-    uint64_t n = 0, ncr = 0, nfa = 0, nfl = 0, nflz = 0, g[6] = { 0, 0, 0, 0, 0, 0 };
+    struct qacc8 acc;
+    memset(&acc, 0, sizeof acc);
     for (; q + 8 <= k; q += 8) {
         __mmask8 okm = (__mmask8)_mm_test_epi8_mask(
             _mm_loadl_epi64((const __m128i *)(const void *)(ok + q)), _mm_set1_epi8(-1));
@@ -355,25 +492,19 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
         /* the refusals, on integers */
         __m512i em = _mm512_sub_epi64(_mm512_and_si512(_mm512_srli_epi64(mb, 52), c7ff), c1023);
         __m512i E = _mm512_add_epi64(em, ee);
-        __mmask8 sub = _mm512_cmpgt_epi64_mask(cm126, E);
-        if ((sub & okm) != 0) { /* a subnormal result to decide: quick_sub4's, four at a time */
-            struct gs_quick_errs eq;
-            if (er != NULL)
-                eq = (struct gs_quick_errs){ er->ulp + q, er->abs + q, er->a + q };
-            gs_fused_quick_lane_n_avx2(e + q, ok + q, x + q, y + q, 8, b, take + q, cnt,
-                                       er != NULL ? &eq : NULL);
-            continue;
-        }
+        __mmask8 sub = _mm512_cmpgt_epi64_mask(cm126, E); /* a subnormal result: quick_sub8 */
         __m512i yv = _mm512_loadu_si512((const void *)&y[q]);
         __m512i sign = _mm512_slli_epi64(_mm512_srli_epi64(mb, 63), 31);
         __m512i ymag = _mm512_and_si512(yv, ymagm);
         __mmask8 z = _mm512_cmpeq_epi64_mask(ymag, zero); /* a zero: a flush */
-        __mmask8 bad = _mm512_cmpeq_epi64_mask(em, cm1023) | _mm512_cmpeq_epi64_mask(em, c1024) |
-                       _mm512_test_epi64_mask(sd, clo32) |
-                       ((__mmask8)~z &
-                        _mm512_cmpneq_epi64_mask(_mm512_and_si512(yv, sbit), sign)) |
-                       _mm512_cmpgt_epi64_mask(ymag, maxfin) | sub |
-                       _mm512_cmpgt_epi64_mask(E, c127);
+        /* refuse4's: |m| a zero, subnormal, infinite or NaN double, a one-sided enclosure, an
+         * output of the other sign that is not a zero, an output that is not finite */
+        __mmask8 refuse = _mm512_cmpeq_epi64_mask(em, cm1023) |
+                          _mm512_cmpeq_epi64_mask(em, c1024) | _mm512_test_epi64_mask(sd, clo32) |
+                          ((__mmask8)~z &
+                           _mm512_cmpneq_epi64_mask(_mm512_and_si512(yv, sbit), sign)) |
+                          _mm512_cmpgt_epi64_mask(ymag, maxfin);
+        __mmask8 bad = refuse | sub | _mm512_cmpgt_epi64_mask(E, c127);
         /* ms, es and the cell: l16 = (ms - es) 2^16, h16 = (ms + es) 2^16 */
         __m512d ms = _mm512_castsi512_pd(_mm512_or_si512(_mm512_and_si512(mb, mant), exp23));
         __m512d es = _mm512_mul_pd(_mm512_castsi512_pd(eb), pow2v8(_mm512_sub_epi64(c23, em)));
@@ -418,7 +549,7 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
                                     _CMP_LT_OQ) |
                  (z & relz);
         good &= below;
-        __mmask8 failed = 0;
+        __mmask8 failed = 0, f0 = 0, f1 = 0;
         if (judge) {
             __mmask8 tolpass = tolon & _mm512_cmp_pd_mask(ab, vtol, _CMP_LE_OQ);
             __mmask8 tolgo = (__mmask8)~tolon | _mm512_cmp_pd_mask(ab, vtol, _CMP_GT_OQ);
@@ -433,26 +564,25 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
                                                _CMP_LT_OQ);
             good &= pass | fail;
             failed = (__mmask8)~pass & good;
+            f0 = failed & (__mmask8)~z;
+            f1 = failed & z;
         }
+        qacc8_add(&acc, good, cr, fa, dv, f0, f1, 0, 0);
+        if ((sub & okm) != 0) /* the lanes of a subnormal result too */
+            good |= quick_sub8(mb, ee, eb, yv, ymag, sign, z, xv, E, refuse, sub & okm, b, &acc);
         _mm_storel_epi64((__m128i *)(void *)(take + q), _mm_maskz_mov_epi8(good, ones8));
-        n += (unsigned)__builtin_popcount(good);
-        ncr += (unsigned)__builtin_popcount(good & cr);
-        nfa += (unsigned)__builtin_popcount(good & fa);
-        nfl += (unsigned)__builtin_popcount(failed & (__mmask8)~z);
-        nflz += (unsigned)__builtin_popcount(failed & z);
-        for (int j = 0; j < 6; j++)
-            g[j] += (unsigned)__builtin_popcount(
-                _mm512_mask_cmpgt_epi64_mask(good, dv, _mm512_set1_epi64(gs_bound_thr(j))));
     }
-    cnt->n += n;
-    cnt->cr += ncr;
-    cnt->faithful += nfa;
-    cnt->failed += nfl;
-    cnt->failed_flush += nflz;
-    cnt->hist[0] += n - g[0];
+    cnt->n += acc.n;
+    cnt->cr += acc.cr;
+    cnt->faithful += acc.fa;
+    cnt->failed += acc.fl;
+    cnt->failed_flush += acc.flz;
+    cnt->failed_ftz += acc.ftz;
+    cnt->failed_sz += acc.sz;
+    cnt->hist[0] += acc.n - acc.g[0];
     for (int j = 1; j < 6; j++)
-        cnt->hist[j] += g[j - 1] - g[j];
-    cnt->hist[6] += g[5];
+        cnt->hist[j] += acc.g[j - 1] - acc.g[j];
+    cnt->hist[6] += acc.g[5];
     if (q < k) {
         struct gs_quick_errs rest;
         if (er != NULL)
