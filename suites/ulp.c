@@ -743,9 +743,9 @@ static size_t rest_of(const unsigned char *ok, const unsigned char *t, size_t k,
  * largest uh among them is accounted in full first (lane_account: its V known) and the bound
  * lane runs again over the rest, against the maxima and findings it leaves; and where the
  * quick lane then leaves QUICK_RETRY_MIN or more, those of the largest errors among the ones
- * it decided are accounted in full and it runs again likewise.  The same result (any input may be accounted in full at any time, and the
- * lanes' decisions hold against maxima and worst lists that only grow).  Returns how many
- * they took (those accounted in full too). */
+ * it decided are accounted in full and it runs again likewise.  The same result (any input may
+ * be accounted in full at any time, and the lanes' decisions hold against maxima and worst
+ * lists that only grow).  Returns how many they took (those accounted in full too). */
 static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *ok,
                             const uint64_t *x, const uint64_t *y, size_t k, int bound,
                             const struct gs_bound_limits *lim, int quick,

@@ -1,14 +1,15 @@
-/* The bound lane (and below it the span lane) eight enclosures at a time (ulp_lane.h),
- * compiled with -mavx512f, -mavx512vl, -mavx512bw and -mavx512dq, and -ffp-contract=off (no
- * product may be fused into a sum, so that each double operation rounds as the scalar build's
- * does).  Each lane performs ulp_lane_avx2.c's bound_loop operations, so gs_fused_common's and
- * gs_fused_bound_lane's, on the same values in the same order; the comparisons give mask
- * registers instead of vectors of all-ones lanes (the same tests: an ordered comparison is
- * false on a NaN either way), |t| is vpabsq instead of (t ^ s) - s, and the counts are
- * popcounts of masks.  Chosen where the CPU reports all four (ulp_lane.c); the last inputs of a
- * block, fewer than eight, go to the AVX2 version.  Eight lanes a batch, the constants in
- * registers (32 of them), the tests' and/andnot chains on masks: over erf_c99.f32's [-1e-8, 0]
- * the sweep took 3.4% less time than with the AVX2 loop (docs/performance.md). */
+/* The bound lane, and below it the span and quick lanes, eight enclosures at a time
+ * (ulp_lane.h), compiled with -mavx512f, -mavx512vl, -mavx512bw and -mavx512dq, and
+ * -ffp-contract=off (no product may be fused into a sum, so that each double operation rounds
+ * as the scalar build's does).  Each lane performs ulp_lane_avx2.c's operations (the bound
+ * lane's bound_loop, so gs_fused_common's and gs_fused_bound_lane's) on the same values in the
+ * same order; the comparisons give mask registers instead of vectors of all-ones lanes (the
+ * same tests: an ordered comparison is false on a NaN either way), |t| is vpabsq instead of
+ * (t ^ s) - s, and the counts are popcounts of masks.  Chosen where the CPU reports all four
+ * (ulp_lane.c); the last inputs of a block, fewer than eight, go to the AVX2 version (the span
+ * lane masks them off instead).  Eight lanes a batch, the constants in registers (32 of them),
+ * the tests' and/andnot chains on masks: over erf_c99.f32's [-1e-8, 0] the sweep took 3.4% less
+ * time with the bound lane so than with the AVX2 loop (docs/performance.md). */
 #include "ulp_lane.h"
 
 #include "ulp_fused.h"
@@ -29,8 +30,10 @@ load8(const struct geluref_encl *e, __m512i *mb, __m512i *ee, __m512i *eb, __m51
     __m512i z2 = _mm512_loadu_si512(p + 2), z3 = _mm512_loadu_si512(p + 3);
     const __m512i ia = _mm512_setr_epi64(0, 4, 8, 12, 1, 5, 9, 13); /* m, err of four */
     const __m512i ib = _mm512_setr_epi64(2, 6, 10, 14, 3, 7, 11, 15); /* e, side of four */
-    __m512i a01 = _mm512_permutex2var_epi64(z0, ia, z1), b01 = _mm512_permutex2var_epi64(z0, ib, z1);
-    __m512i a23 = _mm512_permutex2var_epi64(z2, ia, z3), b23 = _mm512_permutex2var_epi64(z2, ib, z3);
+    __m512i a01 = _mm512_permutex2var_epi64(z0, ia, z1);
+    __m512i b01 = _mm512_permutex2var_epi64(z0, ib, z1);
+    __m512i a23 = _mm512_permutex2var_epi64(z2, ia, z3);
+    __m512i b23 = _mm512_permutex2var_epi64(z2, ib, z3);
     *mb = _mm512_shuffle_i64x2(a01, a23, 0x44); /* the low halves: m0..m3, m4..m7 */
     *eb = _mm512_shuffle_i64x2(a01, a23, 0xee); /* the high halves: err */
     *ee = _mm512_shuffle_i64x2(b01, b23, 0x44);
@@ -475,7 +478,6 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
     const __mmask8 relz_all = 1.0 < b->max_rel ? 0xff : 0, relz_tie = 1.0 == b->max_rel ? 0xff : 0;
     const __mmask8 tolon = judge && v->abs_tol > 0 ? 0xff : 0;
     const __mmask8 faithreq = judge && v->faithful ? 0xff : 0;
-    const __m128i ones8 = _mm_set1_epi8(1);
     struct qacc8 acc;
     memset(&acc, 0, sizeof acc);
     for (; q + 8 <= k; q += 8) {
@@ -570,7 +572,7 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
         qacc8_add(&acc, good, cr, fa, dv, f0, f1, 0, 0);
         if ((sub & okm) != 0) /* the lanes of a subnormal result too */
             good |= quick_sub8(mb, ee, eb, yv, ymag, sign, z, xv, E, refuse, sub & okm, b, &acc);
-        _mm_storel_epi64((__m128i *)(void *)(take + q), _mm_maskz_mov_epi8(good, ones8));
+        take8(take + q, good);
     }
     cnt->n += acc.n;
     cnt->cr += acc.cr;

@@ -2,9 +2,8 @@
  * (gs_fused_bound_lane_n_avx2, gs_fused_quick_lane_n_avx2, suites/ulp_lane_avx2.c), and eight
  * at a time where the CPU reports AVX-512 (gs_fused_bound_lane_n_avx512,
  * gs_fused_quick_lane_n_avx512, suites/ulp_lane_avx512.c: every other block), against one at
- * a time (the _generic
- * versions, which call gs_fused_bound_lane and gs_fused_quick_core): every decision and every
- * count the same.
+ * a time (the _generic versions, which call gs_fused_bound_lane and gs_fused_quick_core):
+ * every decision and every count the same.
  *   enclosures  the reference's double tier (geluref_enclose_n) of random binary32 inputs of
  *               every function, as the sweep sees them, and the same altered to reach each
  *               test of the lanes: another side, the exponent moved across E = -126, beyond
@@ -115,7 +114,8 @@ static struct geluref_encl alter(struct geluref_encl e, unsigned kind)
     return e;
 }
 
-static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad, q_wide, q_wide8, q_wide_sub;
+static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad;
+static unsigned long q_wide, q_wide8, q_wide_sub; /* blocks eight at a time */
 static unsigned long q_bucket[GS_HIST_N], q_flush, q_failed_flush, q_flush_normal, q_sub,
     q_sub_judged, q_sub_flush, q_failed_ftz, q_failed_sz, q_tie, q_er, q_er_set, q_er_left;
 
@@ -229,8 +229,9 @@ static void bound(enum geluref_func f, const double *xs, const struct geluref_en
 
 /* The quick lane on the block e (already altered, some outputs its own) with its own outputs
  * too (the correctly rounded one, near it in the same binade, at the ends of the cr_distance
- * buckets, in other binades, of the other sign, zero, infinite, NaN), against bounds and policies at and around the block's errors,
- * four at a time against one at a time. */
+ * buckets, in other binades, of the other sign, zero, infinite, NaN), against bounds and
+ * policies at and around the block's errors, four (or eight) at a time against one at a
+ * time. */
 static void quick(enum geluref_func f, const double *xs, const struct geluref_encl *e,
                   const unsigned char *ok, const uint64_t *y0, size_t len)
 {

@@ -18,8 +18,8 @@
  * bucket the lane counts, with its three errors below the maxima.  The lane four at a time
  * (AVX2, where the CPU reports it) and eight at a time (AVX-512, suites/ulp_lane_avx512.c,
  * where the CPU reports it; writing nothing past the block) must give the same decisions and
- * counts as one at a time.  It must take some outputs, in each bucket from "2" to ">256", and refuse others, so
- * that a wrong decision could show.  Usage: test_ulp_span N SEED. */
+ * counts as one at a time.  It must take some outputs, in each bucket from "2" to ">256", and
+ * refuse others, so that a wrong decision could show.  Usage: test_ulp_span N SEED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
