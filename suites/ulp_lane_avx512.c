@@ -301,6 +301,18 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
     cnt->hist[6] += c256; /* ">256" */
 }
 
+/* ulp_lane_avx2.c's cell4 eight at a time: the enclosure [l, h] of f(x) in units of V's 40-bit
+ * cells inside the binade, 2^39 <= l and h < 2^40, and inside one open cell (C, C + 1), C =
+ * floor(l) (*c; rounding toward -inf, exact): the mask of the lanes where it is. */
+static inline __mmask8 cell8(__m512d l, __m512d h, __m512d *c)
+{
+    *c = _mm512_roundscale_pd(l, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    return _mm512_cmp_pd_mask(l, _mm512_set1_pd(0x1p39), _CMP_GE_OQ) &
+           _mm512_cmp_pd_mask(h, _mm512_set1_pd(0x1p40), _CMP_LT_OQ) &
+           _mm512_cmp_pd_mask(l, *c, _CMP_GT_OQ) &
+           _mm512_cmp_pd_mask(h, _mm512_add_pd(*c, _mm512_set1_pd(1.0)), _CMP_LT_OQ);
+}
+
 /* The quick lane's counts eight at a time: taken, correctly rounded, faithful, failed by kind
  * (ulp_exceeded, premature_flush, ftz, signed_zero), and g[j] those whose cr_distance exceeds
  * gs_bound_thr(j) (the buckets, as the bound lane counts them). */
@@ -344,8 +356,7 @@ quick_sub8(__m512i mb, __m512i ee, __m512i eb, __m512i yv, __m512i ymag, __m512i
     const __m512i p1000 = _mm512_set1_epi64(1000), m1000 = _mm512_set1_epi64(-1000);
     const __m512i cmin = _mm512_set1_epi64(GS_FUSED_SUB_EMIN), zero = _mm512_setzero_si512();
     const __m512i bit23 = _mm512_set1_epi64(0x00800000);
-    const __m512d p52 = _mm512_set1_pd(0x1p52), vone = _mm512_set1_pd(1.0);
-    const __m512d p39 = _mm512_set1_pd(0x1p39), p40 = _mm512_set1_pd(0x1p40);
+    const __m512d p52 = _mm512_set1_pd(0x1p52);
     const __m512d p149 = _mm512_set1_pd(0x1p149), m149 = _mm512_set1_pd(0x1p-149);
     const __m512d relm = _mm512_set1_pd(1 - 0x1p-50);
     __m512i sh = _mm512_add_epi64(ee, c149);
@@ -357,13 +368,10 @@ quick_sub8(__m512i mb, __m512i ee, __m512i eb, __m512i yv, __m512i ymag, __m512i
     __m512d es = _mm512_mul_pd(_mm512_castsi512_pd(eb), sc);
     __m512i ns = _mm512_sub_epi64(_mm512_sub_epi64(zero, E), c110); /* s = -E - 110 */
     __m512d s2 = pow2v8(ns);
-    __m512d l = _mm512_mul_pd(_mm512_sub_pd(ms, es), s2);
-    __m512d h = _mm512_mul_pd(_mm512_add_pd(ms, es), s2);
-    __m512d cf = _mm512_roundscale_pd(l, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-    __mmask8 good = lanes & (__mmask8)~bad & _mm512_cmp_pd_mask(l, p39, _CMP_GE_OQ) &
-                    _mm512_cmp_pd_mask(h, p40, _CMP_LT_OQ) &
-                    _mm512_cmp_pd_mask(l, cf, _CMP_GT_OQ) &
-                    _mm512_cmp_pd_mask(h, _mm512_add_pd(cf, vone), _CMP_LT_OQ);
+    __m512d cf;
+    __mmask8 good = lanes & (__mmask8)~bad &
+                    cell8(_mm512_mul_pd(_mm512_sub_pd(ms, es), s2),
+                          _mm512_mul_pd(_mm512_add_pd(ms, es), s2), &cf);
     /* C, rz, rn */
     __m512i cl = _mm512_and_si512(_mm512_castpd_si512(_mm512_add_pd(cf, p52)), mant);
     __m512i rz = _mm512_srlv_epi64(cl, ns);
@@ -461,8 +469,7 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
     const __m512i c23 = _mm512_set1_epi64(23), c126 = _mm512_set1_epi64(126);
     const __m512i ymagm = _mm512_set1_epi64(0x7fffffff), cinf = _mm512_set1_epi64(0x7f800000);
     const __m512d p16 = _mm512_set1_pd(0x1p16), m16 = _mm512_set1_pd(0x1p-16);
-    const __m512d p39 = _mm512_set1_pd(0x1p39), p40 = _mm512_set1_pd(0x1p40);
-    const __m512d p52 = _mm512_set1_pd(0x1p52), vone = _mm512_set1_pd(1.0);
+    const __m512d p52 = _mm512_set1_pd(0x1p52);
     const __m512d relm = _mm512_set1_pd(1 - 0x1p-50), vm1 = _mm512_set1_pd(-1);
     const __m512d vmu = _mm512_set1_pd(b->max_ulp), vma = _mm512_set1_pd(b->max_abs);
     const __m512d vmr = _mm512_set1_pd(b->max_rel), vunk = _mm512_set1_pd(b->unkept);
@@ -510,13 +517,10 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
         /* ms, es and the cell: l16 = (ms - es) 2^16, h16 = (ms + es) 2^16 */
         __m512d ms = _mm512_castsi512_pd(_mm512_or_si512(_mm512_and_si512(mb, mant), exp23));
         __m512d es = _mm512_mul_pd(_mm512_castsi512_pd(eb), pow2v8(_mm512_sub_epi64(c23, em)));
-        __m512d l = _mm512_mul_pd(_mm512_sub_pd(ms, es), p16);
-        __m512d h = _mm512_mul_pd(_mm512_add_pd(ms, es), p16);
-        __m512d c = _mm512_roundscale_pd(l, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
-        __mmask8 good = okm & (__mmask8)~bad & _mm512_cmp_pd_mask(l, p39, _CMP_GE_OQ) &
-                        _mm512_cmp_pd_mask(h, p40, _CMP_LT_OQ) &
-                        _mm512_cmp_pd_mask(l, c, _CMP_GT_OQ) &
-                        _mm512_cmp_pd_mask(h, _mm512_add_pd(c, vone), _CMP_LT_OQ);
+        __m512d c;
+        __mmask8 good = okm & (__mmask8)~bad &
+                        cell8(_mm512_mul_pd(_mm512_sub_pd(ms, es), p16),
+                              _mm512_mul_pd(_mm512_add_pd(ms, es), p16), &c);
         /* C, rz, rn */
         __m512i cl = _mm512_and_si512(_mm512_castpd_si512(_mm512_add_pd(c, p52)), mant);
         __m512i base = _mm512_slli_epi64(_mm512_add_epi64(E, c126), 23);
