@@ -711,6 +711,15 @@ static void bound_over(const struct geluref_encl *e, const unsigned char *sel, s
         t[idx[j]] |= tq[j];
 }
 
+/* The bound lane's limits for statistics st (their maxima and counts), policy v (NULL: not
+ * judged) and unkept bound unkept (gs_fused_bound_limits). */
+static struct gs_bound_limits bound_limits_of(const struct gs_errstat *st,
+                                              const struct gs_policy_values *v, double unkept)
+{
+    return gs_fused_bound_limits(st->max_ulp, st->max_abs, st->max_rel, st->cr, st->points, v,
+                                 unkept);
+}
+
 /* The inputs of a block ok leaves and t has not taken, into rest; returns how many. */
 static size_t rest_of(const unsigned char *ok, const unsigned char *t, size_t k,
                       unsigned char *rest)
@@ -776,8 +785,8 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
                 t[j] = 1;
                 full++;
                 rest[j] = 0;
-                struct gs_bound_limits l2 = gs_fused_bound_limits(
-                    st->max_ulp, st->max_abs, st->max_rel, st->cr, st->points, b->v,
+                struct gs_bound_limits l2 = bound_limits_of(
+                    st, b->v,
                     lf->own ? gs_findings_unkept_below(&lf->a->f, GS_K_ULP_EXCEEDED, lf->rg)
                             : -INFINITY);
                 bound_over(e, rest, nr - 1, x, y, k, &l2, t, &n);
@@ -1173,11 +1182,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     if (one_rg) {
         const struct gs_errstat *s0 = &a->loc[rg0], *sx = &a->ex_loc[rg0];
-        lim_own = gs_fused_bound_limits(s0->max_ulp, s0->max_abs, s0->max_rel, s0->cr,
-                                        s0->points, v,
-                                        gs_findings_unkept_below(&a->f, GS_K_ULP_EXCEEDED, rg0));
-        lim_ex = gs_fused_bound_limits(sx->max_ulp, sx->max_abs, sx->max_rel, sx->cr, sx->points,
-                                       NULL, -INFINITY);
+        lim_own = bound_limits_of(s0, v, gs_findings_unkept_below(&a->f, GS_K_ULP_EXCEEDED, rg0));
+        lim_ex = bound_limits_of(sx, NULL, -INFINITY);
         lane_own = lim_own.dmax >= 0 && fs.skip_own == 0;
         lane_ex = u->exact && lim_ex.dmax >= 0 && fs.skip_ex == 0;
     }
