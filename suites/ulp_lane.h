@@ -114,8 +114,19 @@ static inline int gs_bound_judged(const struct gs_bound_limits *lim)
            lim->unkept != -INFINITY;
 }
 
+/* The cr_distance buckets of n outputs into cnt, g[j] of them above gs_bound_thr(j): bucket
+ * 0 has n - g[0], bucket j (above j thresholds, not above j + 1) g[j - 1] - g[j], bucket 6
+ * g[5]. */
+static inline void gs_bound_hist(struct gs_quick_counts *cnt, uint64_t n, const uint64_t *g)
+{
+    cnt->hist[0] += n - g[0];
+    for (int j = 1; j < 6; j++)
+        cnt->hist[j] += g[j - 1] - g[j];
+    cnt->hist[6] += g[5];
+}
+
 /* The counts of the outputs a vector loop took into cnt: n of them, fa faithful, fl failed,
- * g[j] above gs_bound_thr(j) (so cr = n - g[0], and bucket j has g[j - 1] - g[j]). */
+ * g[j] above gs_bound_thr(j) (so cr = n - g[0]). */
 static inline void gs_bound_counts(struct gs_quick_counts *cnt, uint64_t n, uint64_t fa,
                                    uint64_t fl, const uint64_t *g)
 {
@@ -123,10 +134,7 @@ static inline void gs_bound_counts(struct gs_quick_counts *cnt, uint64_t n, uint
     cnt->faithful += fa;
     cnt->failed += fl;
     cnt->cr += n - g[0];
-    cnt->hist[0] += n - g[0];
-    for (int j = 1; j < 6; j++) /* bucket j: above j thresholds, not above j + 1 */
-        cnt->hist[j] += g[j - 1] - g[j];
-    cnt->hist[6] += g[5];
+    gs_bound_hist(cnt, n, g);
 }
 
 /* Where the caller passes er (not NULL): er->ulp[q], er->abs[q] and er->a[q] receive input

@@ -585,10 +585,7 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
     cnt->failed_flush += acc.flz;
     cnt->failed_ftz += acc.ftz;
     cnt->failed_sz += acc.sz;
-    cnt->hist[0] += acc.n - acc.g[0];
-    for (int j = 1; j < 6; j++)
-        cnt->hist[j] += acc.g[j - 1] - acc.g[j];
-    cnt->hist[6] += acc.g[5];
+    gs_bound_hist(cnt, acc.n, acc.g);
     if (q < k) {
         struct gs_quick_errs rest;
         if (er != NULL)
