@@ -1235,7 +1235,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
         struct gs_quick_counts cs;
         memset(&cs, 0, sizeof cs);
-        gs_fused_span_lane_n(sp, oks, y, k, &b, tk_span, &cs);
+        gs_fused_span_lane_n(sp, oks, x, y, k, &b, tk_span, &cs);
         n_span = cs.n;
         struct gs_errstat *sx = &a->ex_loc[rg0];
         sx->points += cs.n;

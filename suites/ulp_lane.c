@@ -132,12 +132,14 @@ void gs_fused_quick_lane_n(const struct geluref_encl *e, const unsigned char *ok
 }
 
 void gs_fused_span_lane_n_generic(const struct gs_fused_span *s, const unsigned char *ok,
-                                  const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
-                                  unsigned char *take, struct gs_quick_counts *cnt)
+                                  const uint64_t *x, const uint64_t *y, size_t k,
+                                  const struct gs_quick_bounds *b, unsigned char *take,
+                                  struct gs_quick_counts *cnt)
 {
     for (size_t q = 0; q < k; q++) {
         int h;
-        take[q] = (unsigned char)(ok[q] && gs_fused_span_take(&s[q / GS_SPAN], y[q], b, &h));
+        take[q] = (unsigned char)(ok[q] &&
+                                  gs_fused_span_take(&s[q / GS_SPAN], x[q], y[q], b, &h));
         if (take[q]) {
             cnt->n++;
             cnt->hist[h]++;
@@ -146,20 +148,21 @@ void gs_fused_span_lane_n_generic(const struct gs_fused_span *s, const unsigned 
 }
 
 void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok,
-                          const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
-                          unsigned char *take, struct gs_quick_counts *cnt)
+                          const uint64_t *x, const uint64_t *y, size_t k,
+                          const struct gs_quick_bounds *b, unsigned char *take,
+                          struct gs_quick_counts *cnt)
 {
 #if defined(GS_HAVE_AVX512_LANE)
     if (gs_lane_avx512()) {
-        gs_fused_span_lane_n_avx512(s, ok, y, k, b, take, cnt);
+        gs_fused_span_lane_n_avx512(s, ok, x, y, k, b, take, cnt);
         return;
     }
 #endif
 #if defined(GS_HAVE_AVX2_LANE)
     if (__builtin_cpu_supports("avx2")) {
-        gs_fused_span_lane_n_avx2(s, ok, y, k, b, take, cnt);
+        gs_fused_span_lane_n_avx2(s, ok, x, y, k, b, take, cnt);
         return;
     }
 #endif
-    gs_fused_span_lane_n_generic(s, ok, y, k, b, take, cnt);
+    gs_fused_span_lane_n_generic(s, ok, x, y, k, b, take, cnt);
 }

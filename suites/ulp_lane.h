@@ -17,7 +17,7 @@
 #include <geluref.h>
 
 #include "suites.h"
-#include "ulp_fused.h" /* gs_fused_pow2, gs_fused_ms_of */
+#include "ulp_fused.h" /* gs_fused_pow2, gs_fused_ms_of, gs_fused_rel_one_below */
 
 /* The quick lane: ulp.c's fused_quick over a block, where it would account the measurement
  * at once (return 2) against statistics and findings that do not change during the block.
@@ -192,11 +192,17 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * y's cr_distance (bits, sign cleared) lies in [dlo, dhi], y's distances to the ends of that
  * range.  An input is taken where y is at least 2 from it (neither correctly rounded nor
  * faithful: RD and RU are within 1 of RN), dlo and dhi fall in one bucket of the histogram,
- * and the three errors are below the maxima (strictly: no ties).  What the exact
- * measurement adds for such an input is then certain: one point, not correctly rounded, not
- * faithful, that bucket, the maxima unchanged.  (Where the approximation is close to the
- * exact function, near 0, its errors are within a run's width and the lane takes little;
- * ulp.c then leaves it out for a while.) */
+ * and the three errors are below the maxima (strictly: no ties).  A zero output of either
+ * sign (an approximation's tail flushed, where f(x) is still a normal number) is taken the
+ * same way: its ulp error is V 2^-k itself (|+-0 - V| 2^-k, exact), so within the same uh
+ * (d = ms), its absolute error that times 2^k, its cr_distance RN(f(x))'s bits (at least
+ * 2^23: bucket ">256", dlo = rlo), and its relative error exactly 1 (|V| / |V|), which stays
+ * below the maximum where that is above 1, or 1 with its x below this input's
+ * (gs_fused_rel_one_below: the tie keeps the smaller x, as the quick lane tests it) instead
+ * of the relative bound from uh.  What the exact measurement adds for such an input is then
+ * certain: one point, not correctly rounded, not faithful, that bucket, the maxima
+ * unchanged.  (Where the approximation is close to the exact function, near 0, its errors
+ * are within a run's width and the lane takes little; ulp.c then leaves it out for a while.) */
 #define GS_SPAN 16
 struct gs_fused_span {
     double ms, w;      /* f(x) 2^-k and V 2^-k within [ms - w, ms + w] */
@@ -254,14 +260,16 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
     s->ok = 1;
 }
 
-/* Whether the span lane takes output y (binary32 bits) of a run of span s against the bounds
- * b (their maxima; b->v is not read: the exact function is not judged); *bucket receives its
- * cr_distance bucket. */
-static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t y,
+/* Whether the span lane takes output y (binary32 bits) at input x (its pattern) of a run of
+ * span s against the bounds b (their maxima; b->v is not read: the exact function is not
+ * judged); *bucket receives its cr_distance bucket. */
+static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t x, uint64_t y,
                                      const struct gs_quick_bounds *b, int *bucket)
 {
     int64_t ymag = (int64_t)(y & 0x7fffffff);
-    if (!s->ok || (y & 0xffffffff80000000u) != s->sign || ymag == 0 || ymag >= 0x7f800000)
+    int zero = (y & ~(uint64_t)0x80000000u) == 0; /* +-0 */
+    if (!s->ok || !(zero || ((y & 0xffffffff80000000u) == s->sign && ymag != 0)) ||
+        ymag >= 0x7f800000)
         return 0;
     int64_t dlo, dhi;
     if (ymag < s->rlo) {
@@ -283,32 +291,37 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t y,
     double uh = (d + s->w) * (1 + 0x1p-50);
     if (!(uh < b->max_ulp && uh * s->p2k * (1 + 0x1p-50) + 0x1p-1074 < b->max_abs))
         return 0;
-    if (!(uh * (1 + 0x1p-48) < b->max_rel * (s->ms - s->w) * (1 - 0x1p-48)))
+    if (zero ? !gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x)
+             : !(uh * (1 + 0x1p-48) < b->max_rel * (s->ms - s->w) * (1 - 0x1p-48)))
         return 0;
     *bucket = h;
     return 1;
 }
 
-/* take[q] = ok[q] && gs_fused_span_take(&s[q / GS_SPAN], y[q], b) for q < k, the taken ones'
- * counts (n and their buckets; cr and faithful 0) added to *cnt.  Four at a time with AVX2
+/* take[q] = ok[q] && gs_fused_span_take(&s[q / GS_SPAN], x[q], y[q], b) for q < k, the taken
+ * ones' counts (n and their buckets; cr and faithful 0) added to *cnt.  Four at a time with AVX2
  * where the CPU reports it (ulp_lane_avx2.c: the same operations in the same order, so the
  * same decisions, checked by tests/suites/test_ulp_span.c with the decisions themselves). */
 void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok,
-                          const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
-                          unsigned char *take, struct gs_quick_counts *cnt);
+                          const uint64_t *x, const uint64_t *y, size_t k,
+                          const struct gs_quick_bounds *b, unsigned char *take,
+                          struct gs_quick_counts *cnt);
 void gs_fused_span_lane_n_generic(const struct gs_fused_span *s, const unsigned char *ok,
-                                  const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
-                                  unsigned char *take, struct gs_quick_counts *cnt);
+                                  const uint64_t *x, const uint64_t *y, size_t k,
+                                  const struct gs_quick_bounds *b, unsigned char *take,
+                                  struct gs_quick_counts *cnt);
 #if defined(GS_HAVE_AVX2_LANE)
 void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned char *ok,
-                               const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
-                               unsigned char *take, struct gs_quick_counts *cnt);
+                               const uint64_t *x, const uint64_t *y, size_t k,
+                               const struct gs_quick_bounds *b, unsigned char *take,
+                               struct gs_quick_counts *cnt);
 #endif
 #if defined(GS_HAVE_AVX512_LANE)
 /* Eight at a time (ulp_lane_avx512.c); only where gs_lane_avx512() says so. */
 void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned char *ok,
-                                 const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
-                                 unsigned char *take, struct gs_quick_counts *cnt);
+                                 const uint64_t *x, const uint64_t *y, size_t k,
+                                 const struct gs_quick_bounds *b, unsigned char *take,
+                                 struct gs_quick_counts *cnt);
 #endif
 
 #endif

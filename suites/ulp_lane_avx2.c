@@ -660,20 +660,27 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
 }
 
 /* The span lane (ulp_lane.h) four outputs at a time, run by run (each run's span broadcast
- * once): gs_fused_span_take's tests on 64-bit integers (the sign, a zero or non-finite
+ * once): gs_fused_span_take's tests on 64-bit integers (the sign or a zero, a non-finite
  * output, the distances to [rlo, rhi] and their buckets, counted as gs_hist_index counts
  * them) and its double operations in order (ys = y sc, d = |ys - ms|, uh = (d + w)(1 +
  * 2^-50), the three comparisons, the relative one's right side computed once as the scalar
- * code computes it); a run's last inputs short of four one at a time. */
+ * code computes it; for a zero the relative error 1 against the maximum, x's tie compared
+ * with the top bits flipped: unsigned); a run's last inputs short of four one at a time. */
 _Static_assert(GS_SPAN % 4 == 0 && GS_HIST_N == 8,
                "a run is whole batches of four; \">256\" is bucket 6");
 void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned char *ok,
-                               const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
-                               unsigned char *take, struct gs_quick_counts *cnt)
+                               const uint64_t *x, const uint64_t *y, size_t k,
+                               const struct gs_quick_bounds *b, unsigned char *take,
+                               struct gs_quick_counts *cnt)
 {
     const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi64x(1);
     const __m256i ymagm = _mm256_set1_epi64x(0x7fffffff), cinf = _mm256_set1_epi64x(0x7f800000);
     const __m256i signm = _mm256_set1_epi64x((int64_t)0xffffffff80000000u);
+    const __m256i nsign = _mm256_set1_epi64x((int64_t)0xffffffff7fffffffu);
+    /* a zero's relative error 1 below the maximum: always, at x above max_rel_x, never */
+    const __m256i tbit = _mm256_set1_epi64x(INT64_MIN);
+    const __m256i vmrx = _mm256_xor_si256(_mm256_set1_epi64x((int64_t)b->max_rel_x), tbit);
+    const int rel1_all = b->max_rel > 1.0, rel1_tie = b->max_rel == 1.0;
     const __m256i t2 = _mm256_set1_epi64x(2), t4 = _mm256_set1_epi64x(4);
     const __m256i t16 = _mm256_set1_epi64x(16), t256 = _mm256_set1_epi64x(256);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
@@ -707,9 +714,12 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                 _mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero);
             __m256i yv = _mm256_loadu_si256((const __m256i *)(const void *)&y[q]);
             __m256i ymag = _mm256_and_si256(yv, ymagm);
-            __m256i good = _mm256_cmpeq_epi64(_mm256_and_si256(yv, signm), vsign);
-            good = _mm256_and_si256(good, _mm256_and_si256(_mm256_cmpgt_epi64(ymag, zero),
-                                                           _mm256_cmpgt_epi64(cinf, ymag)));
+            __m256i yz = _mm256_cmpeq_epi64(_mm256_and_si256(yv, nsign), zero); /* +-0 */
+            __m256i good = _mm256_or_si256(
+                _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_and_si256(yv, signm), vsign),
+                                 _mm256_cmpgt_epi64(ymag, zero)),
+                yz);
+            good = _mm256_and_si256(good, _mm256_cmpgt_epi64(cinf, ymag));
             __m256i below = _mm256_cmpgt_epi64(rlo, ymag), above = _mm256_cmpgt_epi64(ymag, rhi);
             good = _mm256_and_si256(good, _mm256_or_si256(below, above));
             __m256i dlo = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, rhi),
@@ -733,10 +743,19 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
             __m256d d = _mm256_and_pd(_mm256_sub_pd(ys, vms), absmask);
             __m256d uh = _mm256_mul_pd(_mm256_add_pd(d, vw), c50);
             __m256d ab = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(uh, vp2k), c50), tiny);
-            __m256d e3 = _mm256_and_pd(_mm256_and_pd(_mm256_cmp_pd(uh, vmu, _CMP_LT_OQ),
-                                                     _mm256_cmp_pd(ab, vma, _CMP_LT_OQ)),
-                                       _mm256_cmp_pd(_mm256_mul_pd(uh, c48), vrel, _CMP_LT_OQ));
-            good = _mm256_and_si256(_mm256_and_si256(good, okv), _mm256_castpd_si256(e3));
+            __m256i rel = _mm256_castpd_si256(
+                _mm256_cmp_pd(_mm256_mul_pd(uh, c48), vrel, _CMP_LT_OQ));
+            if (_mm256_movemask_pd(_mm256_castsi256_pd(yz)) != 0) {
+                __m256i xv = _mm256_loadu_si256((const __m256i *)(const void *)&x[q]);
+                __m256i r1 = rel1_all   ? _mm256_cmpeq_epi64(zero, zero)
+                             : rel1_tie ? _mm256_cmpgt_epi64(_mm256_xor_si256(xv, tbit), vmrx)
+                                        : zero;
+                rel = _mm256_blendv_epi8(rel, r1, yz);
+            }
+            __m256d e2 = _mm256_and_pd(_mm256_cmp_pd(uh, vmu, _CMP_LT_OQ),
+                                       _mm256_cmp_pd(ab, vma, _CMP_LT_OQ));
+            good = _mm256_and_si256(_mm256_and_si256(good, okv),
+                                    _mm256_and_si256(_mm256_castpd_si256(e2), rel));
             unsigned gb = bits4(good);
             uint32_t tw = spread4(gb);
             memcpy(take + q, &tw, sizeof tw);
@@ -755,7 +774,7 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                 h[i][2 - hv[i]] += (gb & ~top) >> i & 1;
         }
         if (q < end) /* fewer than four: their run is s[0] of the rest */
-            gs_fused_span_lane_n_generic(sp, ok + q, y + q, end - q, b, take + q, cnt);
+            gs_fused_span_lane_n_generic(sp, ok + q, x + q, y + q, end - q, b, take + q, cnt);
     }
     cnt->n += n;
     cnt->hist[GS_HIST_N - 2] += ntop; /* ">256" */

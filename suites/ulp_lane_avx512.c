@@ -217,19 +217,24 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
 
 /* The span lane eight at a time: ulp_lane_avx2.c's gs_fused_span_lane_n_avx2 (the tests of
  * gs_fused_span_take on the same values, the relative one's right side computed once as the
- * scalar code computes it), a run of GS_SPAN inputs in batches of eight and its last inputs
+ * scalar code computes it, a zero's relative error 1 against the maximum), a run of GS_SPAN inputs in batches of eight and its last inputs
  * short of eight under a mask (the loads and stores of the lanes beyond it masked off).  The
  * bucket test as masks: with dlo <= dhi, gs_hist_index gives both one bucket where no end 2,
  * 4, 16 or 256 lies in [dlo, dhi), so where dhi exceeds each end that dlo exceeds; the counts
  * of the ends the taken dlo exceed give the buckets ("2": dlo = 2, then one a step). */
 _Static_assert(GS_HIST_N == 8, "\">256\" is bucket 6");
 void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned char *ok,
-                                 const uint64_t *y, size_t k, const struct gs_quick_bounds *b,
-                                 unsigned char *take, struct gs_quick_counts *cnt)
+                                 const uint64_t *x, const uint64_t *y, size_t k,
+                                 const struct gs_quick_bounds *b, unsigned char *take,
+                                 struct gs_quick_counts *cnt)
 {
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
     const __m512i ymagm = _mm512_set1_epi64(0x7fffffff), cinf = _mm512_set1_epi64(0x7f800000);
     const __m512i signm = _mm512_set1_epi64((int64_t)0xffffffff80000000u);
+    const __m512i nsign = _mm512_set1_epi64((int64_t)0xffffffff7fffffffu);
+    /* a zero's relative error 1 below the maximum: always, at x above max_rel_x, never */
+    const __m512i vmrx = _mm512_set1_epi64((int64_t)b->max_rel_x);
+    const int rel1_all = b->max_rel > 1.0, rel1_tie = b->max_rel == 1.0;
     const __m512i t2 = _mm512_set1_epi64(2), t4 = _mm512_set1_epi64(4);
     const __m512i t16 = _mm512_set1_epi64(16), t256 = _mm512_set1_epi64(256);
     const __m512d c50 = _mm512_set1_pd(1 + 0x1p-50), c48 = _mm512_set1_pd(1 + 0x1p-48);
@@ -260,8 +265,11 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
             __m512i yv = _mm512_maskz_loadu_epi64(lm, &y[q]);
             __m512i ymag = _mm512_and_si512(yv, ymagm);
             __mmask8 below = _mm512_cmpgt_epi64_mask(rlo, ymag);
-            __mmask8 good = okm & _mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, signm), vsign) &
-                            _mm512_cmpgt_epi64_mask(ymag, zero) &
+            __mmask8 yz = _mm512_mask_cmpeq_epi64_mask(lm, _mm512_and_si512(yv, nsign), zero);
+            __mmask8 good = okm &
+                            ((_mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, signm), vsign) &
+                              _mm512_cmpgt_epi64_mask(ymag, zero)) |
+                             yz) &
                             _mm512_cmpgt_epi64_mask(cinf, ymag) &
                             (below | _mm512_cmpgt_epi64_mask(ymag, rhi));
             __m512i dlo = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, rhi),
@@ -282,9 +290,16 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
             __m512d d = _mm512_abs_pd(_mm512_sub_pd(ys, vms));
             __m512d uh = _mm512_mul_pd(_mm512_add_pd(d, vw), c50);
             __m512d ab = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(uh, vp2k), c50), tiny);
+            __mmask8 rel = _mm512_cmp_pd_mask(_mm512_mul_pd(uh, c48), vrel, _CMP_LT_OQ);
+            if (yz != 0) {
+                __mmask8 r1 = rel1_all   ? (__mmask8)0xff
+                              : rel1_tie ? _mm512_cmpgt_epu64_mask(
+                                               _mm512_maskz_loadu_epi64(lm, &x[q]), vmrx)
+                                         : (__mmask8)0;
+                rel = (__mmask8)((rel & ~yz) | (r1 & yz));
+            }
             good &= _mm512_cmp_pd_mask(uh, vmu, _CMP_LT_OQ) &
-                    _mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ) &
-                    _mm512_cmp_pd_mask(_mm512_mul_pd(uh, c48), vrel, _CMP_LT_OQ);
+                    _mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ) & rel;
             _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
             n += (unsigned)__builtin_popcount(good);
             c2 += (unsigned)__builtin_popcount(good & g2);

@@ -9,17 +9,22 @@
  *            fused_block forms them;
  *   outputs  RN(f(x)) moved by the ends of the cr_distance buckets (2, 3, 4, 5, 16, 17,
  *            256, 257) and by more, either way, scaled by 1 + 2^-j (an approximation's
- *            error), of the other sign, zero, infinite, NaN;
+ *            error), of the other sign, zeros of either sign (a flushed tail), infinite, NaN;
  *   bounds   maxima at, just above and just below the errors of one of the run's
  *            measurements, above them all, none yet (-1), NaN, and now and then at the
- *            bound the lane computes for one of its outputs (a tie, to refuse).
+ *            bound the lane computes for one of its outputs (a tie, to refuse); max_rel_x
+ *            one of the run's inputs, next to one, below or above them all, and now and then
+ *            max_rel 1 at a zero output's input (a zero's relative error is 1: a tie, which
+ *            the lane takes only at a larger x).
  * Every span that holds must hold RN(f(x)) of each input of its run within [rlo, rhi]; every
  * output the lane takes must measure as neither correctly rounded nor faithful, in the
- * bucket the lane counts, with its three errors below the maxima.  The lane four at a time
+ * bucket the lane counts, with its three errors below the maxima (the relative one equal to
+ * it only at an x above max_rel_x).  The lane four at a time
  * (AVX2, where the CPU reports it) and eight at a time (AVX-512, suites/ulp_lane_avx512.c,
  * where the CPU reports it; writing nothing past the block) must give the same decisions and
- * counts as one at a time.  It must take some outputs, in each bucket from "2" to ">256", and
- * refuse others, so that a wrong decision could show.  Usage: test_ulp_span N SEED. */
+ * counts as one at a time.  It must take some outputs, in each bucket from "2" to ">256",
+ * zeros among them, some at the relative error's tie, and refuse others, so that a wrong
+ * decision could show.  Usage: test_ulp_span N SEED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -51,7 +56,8 @@ int main(int argc, char **argv)
         return 2;
     }
     long n = atol(argv[1]);
-    rng_state = 88172645463325252u + (uint64_t)atol(argv[2]) * 0x9e3779b97f4a7c15u;
+    /* (a seed times splitmix64's increment would give seed s + 1 the stream of s one draw on) */
+    rng_state = 88172645463325252u + (uint64_t)atol(argv[2]);
     static const enum geluref_func fs[] = { GELUREF_GELU, GELUREF_GELU_GRAD, GELUREF_NORMCDF,
                                             GELUREF_NORMPDF, GELUREF_ERF, GELUREF_ERFC };
     static const int64_t moves[] = { 2, 3, 4, 5, 16, 17, 256, 257, 1000, 100000 };
@@ -62,7 +68,7 @@ int main(int argc, char **argv)
 #endif
     int avx512 = gs_lane_avx512();
     unsigned long runs = 0, spans = 0, spans_ok = 0, outs = 0, taken = 0, wrong = 0, differ = 0,
-                  bucket[GS_HIST_N] = { 0 }, near_max = 0;
+                  bucket[GS_HIST_N] = { 0 }, near_max = 0, zeros = 0, zeros_tie = 0;
     for (long it = 0; it < n; it++) {
         enum geluref_func f = fs[next64() % (sizeof fs / sizeof fs[0])];
         /* a last run of one input now and then (len 17 or 33: its span is one enclosure,
@@ -131,7 +137,9 @@ int main(int argc, char **argv)
                 break;
             }
             case 4: y[i] = w.want ^ 0x80000000u; break;
-            case 5: y[i] = sg | (next64() % 3 ? 0 : 0x7f800000u + next64() % 2); break;
+            case 5:
+                y[i] = next64() % 3 ? (next64() % 2) << 31 : sg | (0x7f800000u + next64() % 2);
+                break;
             default: y[i] = sg | (uint64_t)(wm + (int64_t)(next64() % 41) - 20); break;
             }
             y[i] &= 0xffffffffu;
@@ -149,6 +157,19 @@ int main(int argc, char **argv)
         b.max_ulp = bound_near(t->ulp);
         b.max_abs = bound_near(t->abs_err);
         b.max_rel = bound_near(t->rel_err);
+        switch (next64() % 4) { /* max_rel's x */
+        case 0: b.max_rel_x = 0; break;
+        case 1: b.max_rel_x = UINT64_MAX; break;
+        default: b.max_rel_x = x[next64() % len] + (uint64_t)(next64() % 3) - 1; break;
+        }
+        /* now and then the relative error's tie at a zero output (1 at its input or next to
+         * it; the lane takes the zeros above that x only), the other maxima above all */
+        size_t tz = next64() % len;
+        if ((y[tz] & 0x7fffffff) == 0 && next64() % 2 == 0) {
+            b.max_ulp = b.max_abs = INFINITY;
+            b.max_rel = 1.0;
+            b.max_rel_x = x[tz] + (uint64_t)(next64() % 3) - 1;
+        }
         /* now and then a maximum at the very bound the lane computes for an output (its uh, or
          * the absolute bound from it): a tie, which it must refuse */
         size_t ti = next64() % len;
@@ -168,11 +189,11 @@ int main(int argc, char **argv)
         memset(&cg, 0, sizeof cg);
         memset(&ca, 0, sizeof ca);
         cg.n = ca.n = 5; /* added to */
-        gs_fused_span_lane_n_generic(s, ok, y, len, &b, tg, &cg);
+        gs_fused_span_lane_n_generic(s, ok, x, y, len, &b, tg, &cg);
 #if defined(GS_HAVE_AVX2_LANE)
         if (avx2) {
             memset(ta, 7, sizeof ta);
-            gs_fused_span_lane_n_avx2(s, ok, y, len, &b, ta, &ca);
+            gs_fused_span_lane_n_avx2(s, ok, x, y, len, &b, ta, &ca);
             if (memcmp(ta, tg, len) != 0 || memcmp(&ca, &cg, sizeof ca) != 0) {
                 if (differ++ < 20)
                     printf("FAIL %s x=%a len %zu: four at a time decided otherwise\n",
@@ -185,7 +206,7 @@ int main(int argc, char **argv)
             memset(ta, 7, sizeof ta);
             memset(&ca, 0, sizeof ca);
             ca.n = 5;
-            gs_fused_span_lane_n_avx512(s, ok, y, len, &b, ta, &ca);
+            gs_fused_span_lane_n_avx512(s, ok, x, y, len, &b, ta, &ca);
             if (memcmp(ta, tg, len) != 0 || memcmp(&ca, &cg, sizeof ca) != 0 ||
                 ta[len] != 7) { /* nothing past the block written */
                 if (differ++ < 20)
@@ -201,7 +222,7 @@ int main(int argc, char **argv)
                 continue;
             taken++;
             int h = -1;
-            if (!gs_fused_span_take(&s[i / GS_SPAN], y[i], &b, &h) || !ok[i]) {
+            if (!gs_fused_span_take(&s[i / GS_SPAN], x[i], y[i], &b, &h) || !ok[i]) {
                 if (wrong++ < 20)
                     printf("FAIL: the lane took an output gs_fused_span_take refuses\n");
                 continue;
@@ -209,9 +230,13 @@ int main(int argc, char **argv)
             bucket[h]++;
             const struct gs_meas *mi = &m[i];
             near_max += mi->ulp > b.max_ulp * 0.5 || mi->rel_err > b.max_rel * 0.5;
+            int zero = (y[i] & 0x7fffffff) == 0;
+            zeros += zero;
+            zeros_tie += zero && b.max_rel == 1.0;
             if (mi->cr || mi->faithful || gs_hist_index(mi->cr_distance) != h ||
                 !(mi->ulp < b.max_ulp) || !(mi->abs_err < b.max_abs) ||
-                !(mi->rel_err < b.max_rel)) {
+                !(mi->rel_err < b.max_rel ||
+                  (mi->rel_err == b.max_rel && x[i] > b.max_rel_x))) {
                 if (wrong++ < 20)
                     printf("FAIL %s x=%a y=0x%08llx: taken in bucket %d, but gs_measure says "
                            "cr %d faithful %d cr_distance %lld ulp %a abs %a rel %a (maxima "
@@ -224,16 +249,17 @@ int main(int argc, char **argv)
     }
     gs_ref_free(ref);
     printf("%lu runs, %lu spans (%lu hold), %lu outputs, %lu taken (buckets 2 to >256: %lu %lu "
-           "%lu %lu %lu; %lu with an error above half its maximum), %lu wrong, %lu different "
-           "four or eight at a time%s%s\n",
+           "%lu %lu %lu; %lu with an error above half its maximum; %lu zeros, %lu of them at "
+           "max_rel 1), %lu wrong, %lu different four or eight at a time%s%s\n",
            runs, spans, spans_ok, outs, taken, bucket[2], bucket[3], bucket[4], bucket[5],
-           bucket[6], near_max, wrong, differ, avx2 ? "" : " (no AVX2: not compared)",
+           bucket[6], near_max, zeros, zeros_tie, wrong, differ,
+           avx2 ? "" : " (no AVX2: not compared)",
            avx512 ? "" : " (no AVX-512: eight at a time not compared)");
     int reached = 1;
     for (int i = 2; i < GS_HIST_N - 1; i++)
         reached &= bucket[i] > 0;
     if (runs < (unsigned long)n / 4 || spans_ok < spans / 2 || taken < outs / 20 ||
-        outs - taken < outs / 5 || !reached || near_max == 0) {
+        outs - taken < outs / 5 || !reached || near_max == 0 || zeros == 0 || zeros_tie == 0) {
         printf("FAIL: too few runs, spans, outputs taken or refused, or buckets reached for the "
                "comparison to mean anything\n");
         return 1;

@@ -37,6 +37,13 @@ runs_test(tanh_exact_tail 0 "${runs_libm}|tanh.f32|--range|-60.01:-59.99")
 runs_test(tanh_exact_fused 1 "${runs_libm}|tanh.f32|--range|-3:-2.996")
 runs_test(sigmoid_exact_fused 1 "${runs_libm}|sigmoid.f32|--range|-6:-5.99")
 runs_test(tanh_grad_exact_fused 1 "${runs_libm}|tanh_grad.f32|--range|-2:-1.997")
+# the tanh form's zeros where the exact function is a normal number (its tail flushed from
+# about -5.2): the span lane takes them against the exact function, their relative error 1
+# tied with the maximum (suites/ulp_lane.h), across a binade of inputs (-8, where a work item
+# starts: its first block's maxima are its last input's alone) and of results (-8.04 for
+# gelu and gelu_grad)
+runs_test(tanh_exact_zeros 1 "${runs_libm}|tanh.f32|--range|-8.05:-7.99")
+runs_test(tanh_grad_exact_zeros 1 "${runs_libm}|tanh_grad.f32|--range|-8.05:-7.99")
 # the kernel's own errors growing along each block (the sigmoid form near 2^-20): the quick
 # lane's largest errors accounted in full and the lane run again (suites/ulp.c block_lanes)
 runs_test(sigmoid_own_growth 0 "${runs_libm}|sigmoid.f32|--range|0x1p-20:0x1.004p-20")
