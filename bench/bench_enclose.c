@@ -1,10 +1,12 @@
 /* bench_enclose: the reference's double tier (geluref_enclose_n) one input at a time (the FMA
  * build's scalar evaluators, gr_fast_encl_n_fma) against four at a time (gr_fast_encl_n_avx2,
- * reference/src/fast_vec.c), side by side in one run: for every function and each region of
- * the sweep table (bench_sweep --only table), batches of 128 consecutive binary32 inputs
- * spread over the region, both variants alternating, the best of five runs of each in ns per
- * input (one thread), and their ratio.  Needs a CPU with AVX2 and FMA (else it says so and
- * exits 0).  Usage: bench_enclose [BATCHES] (default 4000 batches per function and region). */
+ * reference/src/fast_vec.c) and eight at a time (gr_fast_encl_n_avx512, where the CPU reports
+ * AVX-512 F, DQ and VL), side by side in one run: for every function and each region of the
+ * sweep table (bench_sweep --only table), batches of 128 consecutive binary32 inputs spread
+ * over the region, the variants alternating, the best of five runs of each in ns per input
+ * (one thread), and the ratios scalar / four and four / eight.  Needs a CPU with AVX2 and FMA
+ * (else it says so and exits 0).  Usage: bench_enclose [BATCHES] (default 4000 batches per
+ * function and region). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -78,21 +80,32 @@ int main(int argc, char **argv)
     volatile double sink = 0;
     printf("the double tier, ns per input, one thread, best of 5 (batches of 128, %zu per "
            "cell)\n", nb);
-    printf("%-15s %-9s %9s %9s %7s\n", "function", "region", "scalar", "four", "ratio");
+    int nv = gr_fast_avx512() ? 3 : 2;
+    if (nv == 2)
+        printf("(the CPU does not report AVX-512 F, DQ and VL: no eight at a time)\n");
+    printf("%-15s %-9s %9s %9s %9s %7s %7s\n", "function", "region", "scalar", "four", "eight",
+           "s/four", "4/8");
     for (int f = GELUREF_GELU; f <= GELUREF_ERFC; f++)
         for (size_t r = 0; r < sizeof rg / sizeof rg[0]; r++) {
             uint32_t a = bits_of(rg[r].a), b = bits_of(rg[r].b);
             uint32_t step = (b - a) / (uint32_t)nb;
-            double best[2] = { 1e30, 1e30 };
+            static const encl_n_fn fns[3] = { gr_fast_encl_n_fma, gr_fast_encl_n_avx2,
+                                              gr_fast_encl_n_avx512 };
+            double best[3] = { 1e30, 1e30, 1e30 };
             for (int rep = 0; rep < 5; rep++)
-                for (int w = 0; w < 2; w++) {
-                    double t = run(w ? gr_fast_encl_n_avx2 : gr_fast_encl_n_fma,
-                                   (enum geluref_func)f, a, step, nb, &sink);
+                for (int w = 0; w < nv; w++) {
+                    double t = run(fns[w], (enum geluref_func)f, a, step, nb, &sink);
                     if (t < best[w])
                         best[w] = t;
                 }
-            printf("%-15s %-9s %9.2f %9.2f %7.2f\n", geluref_func_name((enum geluref_func)f),
-                   rg[r].name, best[0], best[1], best[0] / best[1]);
+            if (nv == 3)
+                printf("%-15s %-9s %9.2f %9.2f %9.2f %7.2f %7.2f\n",
+                       geluref_func_name((enum geluref_func)f), rg[r].name, best[0], best[1],
+                       best[2], best[0] / best[1], best[1] / best[2]);
+            else
+                printf("%-15s %-9s %9.2f %9.2f %9s %7.2f %7s\n",
+                       geluref_func_name((enum geluref_func)f), rg[r].name, best[0], best[1],
+                       "-", best[0] / best[1], "-");
             fflush(stdout);
         }
     return sink == 12345.678; /* keeps the sink; never true */

@@ -94,9 +94,16 @@ size_t gr_fast_encl_n_fma(enum geluref_func f, const double *x, size_t n,
  * FMA): the same bits. */
 size_t gr_fast_encl_n_avx2(enum geluref_func f, const double *x, size_t n,
                            struct geluref_encl *out, unsigned char *ok);
-/* The enclosures gr_fast_encl_n_avx2 served from its vector lanes on this thread (not
- * handed to gr_fast_encl_fma): for the tests, which must see the vector path at work. */
-extern _Thread_local unsigned long gr_fast_vec_lanes;
+/* And eight at a time (the same source with GR_VEC_W = 8, x86-64 with AVX-512 F, DQ and VL,
+ * AVX2 and FMA): the same bits. */
+size_t gr_fast_encl_n_avx512(enum geluref_func f, const double *x, size_t n,
+                             struct geluref_encl *out, unsigned char *ok);
+/* gr_fast_encl_n_avx512 where the CPU reports what it needs (and the build has it). */
+int gr_fast_avx512(void);
+/* The enclosures gr_fast_encl_n_avx2 and gr_fast_encl_n_avx512 served from their vector lanes
+ * on this thread (not handed to gr_fast_encl_fma; eight at a time: its eight-wide lanes only):
+ * for the tests, which must see the vector path at work. */
+extern _Thread_local unsigned long gr_fast_vec_lanes, gr_fast_vec_lanes8;
 
 /* ---- building blocks (fast_phi.h) ---- */
 /* e^(-y) = m 2^(-q) (1 + t), |t| <= GR_EPS_EXP, for y = y.hi + y.lo in [0, GR_EXP_YMAX]. */

@@ -108,9 +108,24 @@ enum gr_fx_kind gr_fast_eval(enum geluref_func f, double x, int prec, struct gr_
     return gr_fast_variant()(f, x, prec, out);
 }
 
+int gr_fast_avx512(void)
+{
+#if defined(GR_HAVE_AVX512_VARIANT)
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2") &&
+           __builtin_cpu_supports("fma");
+#else
+    return 0;
+#endif
+}
+
 size_t geluref_enclose_n(enum geluref_func f, const double *x, size_t n,
                          struct geluref_encl *out, unsigned char *ok)
 {
+#if defined(GR_HAVE_AVX512_VARIANT)
+    if (gr_fast_avx512())
+        return gr_fast_encl_n_avx512(f, x, n, out, ok);
+#endif
 #if defined(GR_HAVE_AVX2_VARIANT)
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         return gr_fast_encl_n_avx2(f, x, n, out, ok);

@@ -1,8 +1,9 @@
 /* The double tier's enclosures (geluref_enclose_n, reference/src/fast_fn.c "the double tier
  * of every function") checked against f(x) at 300 bits (geluref_eval_mpfr): every enclosure
  * m 2^e +- err 2^e a build gives must hold f(x), in the generic build and, where the CPU has
- * FMA, the FMA build, and where it has AVX2 too, the batch of four (fast_vec.c: each input
- * evaluated in a full batch of four, so by the vector path).  Inputs: binary32 values, for
+ * FMA, the FMA build, where it has AVX2 too, the batch of four (fast_vec.c: each input
+ * evaluated in a full batch of four, so by the vector path), and where it has AVX-512 F, DQ
+ * and VL, the batch of eight (likewise).  Inputs: binary32 values, for
  * every function of the plug-in ABI:
  *   random   N random bit patterns (every binade and both signs alike) and N values uniform
  *            in [-32, 32] (where every function varies), per function;
@@ -22,7 +23,7 @@
 typedef size_t (*encl_n_fn)(enum geluref_func, const double *, size_t, struct geluref_encl *,
                             unsigned char *);
 
-#define NV 3 /* generic, FMA, AVX2 */
+#define NV 4 /* generic, FMA, AVX2, AVX-512 */
 
 #if defined(GR_HAVE_AVX2_VARIANT)
 /* x[0] in a batch of four (the vector path; one input at a time would take the scalar rest) */
@@ -39,6 +40,23 @@ static size_t avx2_one(enum geluref_func f, const double *x, size_t n, struct ge
     return k[0];
 }
 #endif
+#if defined(GR_HAVE_AVX512_VARIANT)
+/* x[0] in a batch of eight (the eight-wide lanes) */
+static size_t avx512_one(enum geluref_func f, const double *x, size_t n,
+                         struct geluref_encl *out, unsigned char *ok)
+{
+    (void)n;
+    double xs[8];
+    for (int i = 0; i < 8; i++)
+        xs[i] = x[0];
+    struct geluref_encl o[8];
+    unsigned char k[8];
+    gr_fast_encl_n_avx512(f, xs, 8, o, k);
+    out[0] = o[0];
+    ok[0] = k[0];
+    return k[0];
+}
+#endif
 
 static unsigned long n_checked, n_served_core, n_core, n_bad, n_side;
 
@@ -47,14 +65,14 @@ static void check(enum geluref_func f, double x, encl_n_fn *variants, const char
 {
     int core = x >= -32 && x <= 32 && (x > 1e-3 || x < -1e-3);
     struct geluref_encl e[NV];
-    unsigned char ok[NV] = { 0, 0, 0 };
+    unsigned char ok[NV] = { 0, 0, 0, 0 };
     for (int w = 0; w < NV; w++)
         if (variants[w]) {
             variants[w](f, &x, 1, &e[w], &ok[w]);
             n_core += core;
             n_served_core += core && ok[w];
         }
-    if (!ok[0] && !ok[1] && !ok[2])
+    if (!ok[0] && !ok[1] && !ok[2] && !ok[3])
         return;
     mpfr_t xm, v, d, b;
     mpfr_inits2(400, xm, v, d, b, (mpfr_ptr)0);
@@ -104,8 +122,8 @@ static void check(enum geluref_func f, double x, encl_n_fn *variants, const char
 
 int main(int argc, char **argv)
 {
-    encl_n_fn variants[NV] = { gr_fast_encl_n_generic, NULL, NULL };
-    const char *names[NV] = { "generic", "fma", "avx2" };
+    encl_n_fn variants[NV] = { gr_fast_encl_n_generic, NULL, NULL, NULL };
+    const char *names[NV] = { "generic", "fma", "avx2", "avx512" };
 #if defined(GR_HAVE_FMA_VARIANT)
     if (__builtin_cpu_supports("fma"))
         variants[1] = gr_fast_encl_n_fma;
@@ -113,6 +131,10 @@ int main(int argc, char **argv)
 #if defined(GR_HAVE_AVX2_VARIANT)
     if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
         variants[2] = avx2_one;
+#endif
+#if defined(GR_HAVE_AVX512_VARIANT)
+    if (gr_fast_avx512())
+        variants[3] = avx512_one;
 #endif
     mpfr_exp_t emin = mpfr_get_emin(), emax = mpfr_get_emax();
     mpfr_set_emin(mpfr_get_emin_min());

@@ -1,12 +1,14 @@
 /* The double tier four inputs at a time (gr_fast_encl_n_avx2, reference/src/fast_vec.c)
- * against the FMA build's scalar evaluators (gr_fast_encl_n_fma), bit for bit: each lane
- * performs the scalar operations, so every enclosure it serves must be the scalar one (m,
- * err, e, side) and it must serve exactly where the scalar code does.  Inputs, for every
- * function of the plug-in ABI, in batches of every length 1 to 11 and at every offset (so
- * that each input falls in every lane and in the scalar rest of a batch):
+ * and eight at a time (gr_fast_encl_n_avx512, the same source with GR_VEC_W = 8, where the
+ * CPU reports AVX-512 F, DQ and VL) against the FMA build's scalar evaluators
+ * (gr_fast_encl_n_fma), bit for bit: each lane performs the scalar operations, so every
+ * enclosure it serves must be the scalar one (m, err, e, side) and it must serve exactly
+ * where the scalar code does.  Inputs, for every function of the plug-in ABI, in batches of
+ * every length 1 to 19 and at every offset (so that each input falls in every lane, in the
+ * four-wide rest after eight and in the scalar rest of a batch):
  *   random   N random binary32 bit patterns and N values uniform in [-64, 64];
  *   runs     N/8 runs of 16 consecutive binary32 values from starts uniform in [-64, 64], as
- *            a sweep gives them: the four lanes of a batch mostly share the Mills ratio's
+ *            a sweep gives them: the lanes of a batch mostly share the Mills ratio's
  *            grid row and the exponential's table entry (fast_vec.c broadcasts them then),
  *            and some batches straddle a row or an entry;
  *   edges    every branch boundary of the scalar evaluators and its neighbours: 0 and the
@@ -17,8 +19,9 @@
  *            subnormals, the largest binary32 values; each with the 64 binary32 values on
  *            either side.  (Where the tanh and sigmoid forms' 2^-q leaves the normal doubles
  *            for negative x, near -21.1 and -416, only the random inputs reach.)
- * The vector lanes themselves must serve at least a fifth of the random inputs of each
- * function (gr_fast_vec_lanes).
+ * The vector lanes themselves must serve at least a fifth (four at a time) and a tenth (eight
+ * at a time: batches of 8 to 19 only) of the random inputs of each function
+ * (gr_fast_vec_lanes, gr_fast_vec_lanes8).
  * Skipped (exit 77) where the CPU lacks AVX2 or FMA or the build has no such variant.
  * Usage: test_fast_encl_vec N SEED.  Exit 0 when every enclosure is the same. */
 #include <stdio.h>
@@ -28,11 +31,16 @@
 #include "fast.h"
 #include "oddtest.h"
 
-#define MAXB 11
+#define MAXB 19
 
 static unsigned long n_cmp, n_served, n_bad;
 
-/* xs[0 .. n-1] in batches of every length and offset through both variants. */
+typedef size_t (*encl_n_fn)(enum geluref_func, const double *, size_t, struct geluref_encl *,
+                            unsigned char *);
+static encl_n_fn vec;       /* the vector variant under test */
+static const char *vec_name; /* "four" or "eight" */
+
+/* xs[0 .. n-1] in batches of every length and offset through vec and the scalar variant. */
 static void compare(enum geluref_func f, const double *xs, size_t n)
 {
     for (size_t len = 1; len <= MAXB; len++)
@@ -41,19 +49,20 @@ static void compare(enum geluref_func f, const double *xs, size_t n)
             unsigned char oa[MAXB], ob[MAXB];
             memset(a, 0x5a, sizeof a);
             memset(b, 0xa5, sizeof b);
-            size_t ka = gr_fast_encl_n_avx2(f, xs + off, len, a, oa);
+            size_t ka = vec(f, xs + off, len, a, oa);
             size_t kb = gr_fast_encl_n_fma(f, xs + off, len, b, ob);
             if (ka != kb) {
-                printf("FAIL %s: %zu served against %zu at offset %zu, length %zu\n",
-                       geluref_func_name(f), ka, kb, off, len);
+                printf("FAIL %s (%s): %zu served against %zu at offset %zu, length %zu\n",
+                       geluref_func_name(f), vec_name, ka, kb, off, len);
                 n_bad++;
             }
             for (size_t i = 0; i < len; i++) {
                 n_cmp++;
                 double x = xs[off + i];
                 if (oa[i] != ob[i]) {
-                    printf("FAIL %s(%a): served %d by the vector path, %d by the scalar one\n",
-                           geluref_func_name(f), x, oa[i], ob[i]);
+                    printf("FAIL %s(%a): served %d by the vector path (%s), %d by the scalar "
+                           "one\n",
+                           geluref_func_name(f), x, oa[i], vec_name, ob[i]);
                     n_bad++;
                     continue;
                 }
@@ -63,9 +72,9 @@ static void compare(enum geluref_func f, const double *xs, size_t n)
                 if (memcmp(&a[i].m, &b[i].m, sizeof(double)) != 0 ||
                     memcmp(&a[i].err, &b[i].err, sizeof(double)) != 0 || a[i].e != b[i].e ||
                     a[i].side != b[i].side) {
-                    printf("FAIL %s(%a): vector %a 2^%lld +- %a side %d, scalar %a 2^%lld +- %a "
-                           "side %d\n",
-                           geluref_func_name(f), x, a[i].m, (long long)a[i].e, a[i].err,
+                    printf("FAIL %s(%a): vector (%s) %a 2^%lld +- %a side %d, scalar %a 2^%lld "
+                           "+- %a side %d\n",
+                           geluref_func_name(f), x, vec_name, a[i].m, (long long)a[i].e, a[i].err,
                            a[i].side, b[i].m, (long long)b[i].e, b[i].err, b[i].side);
                     n_bad++;
                 }
@@ -97,25 +106,37 @@ int main(int argc, char **argv)
     double *xs = malloc(sizeof(double) * (2 * n + ne * 2 * 129 + 8));
     if (!xs)
         return 2;
+    /* the widths the CPU can run */
+    encl_n_fn vecs[2] = { gr_fast_encl_n_avx2, gr_fast_encl_n_avx512 };
+    const char *names[2] = { "four", "eight" };
+    unsigned long *counters[2] = { &gr_fast_vec_lanes, &gr_fast_vec_lanes8 };
+    int nv = gr_fast_avx512() ? 2 : 1;
+    if (nv == 1)
+        printf("the CPU does not report AVX-512 F, DQ and VL: eight at a time not compared\n");
     for (int f = GELUREF_GELU; f <= GELUREF_ERFC; f++) {
         size_t k = 0;
         for (unsigned long i = 0; i < n; i++) {
             xs[k++] = f32_of((uint32_t)next64());
             xs[k++] = (float)(((double)(next64() >> 11) * 0x1p-53 - 0.5) * 128);
         }
-        unsigned long lanes0 = gr_fast_vec_lanes, served0 = n_served;
-        compare((enum geluref_func)f, xs, k);
-        /* the vector lanes themselves must serve a good share of the random inputs (a fifth:
-         * batches of 1 to 3 inputs and the rests never reach them, and some inputs take the
-         * scalar code by design): a path that handed every lane to the scalar code would
-         * compare equal everywhere */
-        unsigned long lanes = gr_fast_vec_lanes - lanes0, served = n_served - served0;
-        printf("%s: %lu of %lu random enclosures served by the vector lanes\n",
-               geluref_func_name((enum geluref_func)f), lanes, served);
-        if (lanes < served / 5) {
-            printf("FAIL %s: the vector lanes served fewer than a fifth\n",
-                   geluref_func_name((enum geluref_func)f));
-            n_bad++;
+        for (int v = 0; v < nv; v++) {
+            vec = vecs[v];
+            vec_name = names[v];
+            unsigned long lanes0 = *counters[v], served0 = n_served;
+            compare((enum geluref_func)f, xs, k);
+            /* the vector lanes themselves must serve a good share of the random inputs (a
+             * fifth four at a time, a tenth eight at a time: batches shorter than the width
+             * and the rests never reach them, and some inputs take the scalar code by
+             * design): a path that handed every lane to the scalar code would compare equal
+             * everywhere */
+            unsigned long lanes = *counters[v] - lanes0, served = n_served - served0;
+            printf("%s: %lu of %lu random enclosures served by the vector lanes (%s)\n",
+                   geluref_func_name((enum geluref_func)f), lanes, served, vec_name);
+            if (lanes < served / (v == 0 ? 5 : 10)) {
+                printf("FAIL %s: the vector lanes (%s) served too few\n",
+                       geluref_func_name((enum geluref_func)f), vec_name);
+                n_bad++;
+            }
         }
         k = 0;
         for (unsigned long i = 0; i < n / 8; i++) {
@@ -123,7 +144,11 @@ int main(int argc, char **argv)
             for (int d = 0; d < 16; d++)
                 xs[k++] = f32_of(b + (uint32_t)d);
         }
-        compare((enum geluref_func)f, xs, k);
+        for (int v = 0; v < nv; v++) {
+            vec = vecs[v];
+            vec_name = names[v];
+            compare((enum geluref_func)f, xs, k);
+        }
         k = 0;
         for (size_t j = 0; j < ne; j++)
             for (int s = -1; s <= 1; s += 2) {
@@ -141,7 +166,11 @@ int main(int argc, char **argv)
         xs[k++] = NAN;
         xs[k++] = 0x1p-501;
         xs[k++] = -0x1p-501;
-        compare((enum geluref_func)f, xs, k);
+        for (int v = 0; v < nv; v++) {
+            vec = vecs[v];
+            vec_name = names[v];
+            compare((enum geluref_func)f, xs, k);
+        }
     }
     free(xs);
     printf("%lu enclosures compared (%lu served), %lu differences\n", n_cmp, n_served, n_bad);
