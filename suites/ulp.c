@@ -1244,13 +1244,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         double xl[ULP_MEAS_BLOCK];
         unsigned char il[ULP_MEAS_BLOCK], okl[ULP_MEAS_BLOCK];
         struct geluref_encl el[ULP_MEAS_BLOCK];
-        size_t nl = 0;
         memset(okx, 0, k - 1);
-        for (size_t q = 0; q + 1 < k; q++) { /* (no branch: the takes are mixed) */
-            xl[nl] = xd[q];
-            il[nl] = (unsigned char)q;
-            nl += !tk_span[q];
-        }
+        size_t nl = gs_left_n(xd, tk_span, k - 1, xl, il);
         if (nl > 0) {
             geluref_enclose_n(u->exact, xl, nl, el, okl);
             for (size_t j = 0; j < nl; j++) {

@@ -166,3 +166,25 @@ void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok
 #endif
     gs_fused_span_lane_n_generic(s, ok, x, y, k, b, take, cnt);
 }
+
+size_t gs_left_n_generic(const double *xd, const unsigned char *take, size_t k, double *xl,
+                         unsigned char *il)
+{
+    size_t nl = 0;
+    for (size_t q = 0; q < k; q++) { /* (no branch: the takes are mixed) */
+        xl[nl] = xd[q];
+        il[nl] = (unsigned char)q;
+        nl += !take[q];
+    }
+    return nl;
+}
+
+size_t gs_left_n(const double *xd, const unsigned char *take, size_t k, double *xl,
+                 unsigned char *il)
+{
+#if defined(GS_HAVE_AVX512_LANE)
+    if (gs_lane_avx512())
+        return gs_left_n_avx512(xd, take, k, xl, il);
+#endif
+    return gs_left_n_generic(xd, take, k, xl, il);
+}

@@ -324,4 +324,18 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
                                  struct gs_quick_counts *cnt);
 #endif
 
+/* The inputs the span lane left (ulp.c fused_block encloses them side by side): xl[0 .. nl) =
+ * xd[q] and il[..] = q for each q < k (k <= 256) with take[q] 0, in order; returns nl.  xl and
+ * il hold k entries: eight at a time (AVX-512, by compression, where gs_lane_avx512() says
+ * so) stores eight whole at nl, which is at most the batch's own start q, so within them.
+ * tests/suites/test_ulp_span.c compares both ways. */
+size_t gs_left_n(const double *xd, const unsigned char *take, size_t k, double *xl,
+                 unsigned char *il);
+size_t gs_left_n_generic(const double *xd, const unsigned char *take, size_t k, double *xl,
+                         unsigned char *il);
+#if defined(GS_HAVE_AVX512_LANE)
+size_t gs_left_n_avx512(const double *xd, const unsigned char *take, size_t k, double *xl,
+                        unsigned char *il);
+#endif
+
 #endif

@@ -248,6 +248,45 @@ int main(int argc, char **argv)
         }
     }
     gs_ref_free(ref);
+    /* the inputs the lane left (gs_left_n): eight at a time against one at a time and against
+     * the takes themselves, takes of every density over blocks of 1 to 130, nothing written
+     * past k */
+    unsigned long left_differ = 0, left_tries = 0;
+#if defined(GS_HAVE_AVX512_LANE)
+    for (long it = 0; avx512 && it < n / 10; it++) {
+        size_t k = 1 + next64() % 130;
+        double xd[130], xa[131], xg[130];
+        unsigned char tk[130], ia[131], ig[130];
+        unsigned dens = (unsigned)(next64() % 5); /* a take in 0, 1/4, 1/2, 3/4, 4/4 */
+        for (size_t q = 0; q < k; q++) {
+            xd[q] = (double)next64();
+            tk[q] = (unsigned char)(next64() % 4 < dens);
+        }
+        memset(xa, 0x5a, sizeof xa);
+        memset(ia, 0x5a, sizeof ia);
+        size_t na = gs_left_n_avx512(xd, tk, k, xa, ia);
+        size_t ng = gs_left_n_generic(xd, tk, k, xg, ig);
+        unsigned char pad[sizeof(double)];
+        memset(pad, 0x5a, sizeof pad);
+        left_tries++;
+        size_t nz = 0; /* the generic list is each q with take 0, in order */
+        for (size_t q = 0; q < k; q++)
+            if (!tk[q]) {
+                if (nz >= ng || ig[nz] != q || memcmp(&xg[nz], &xd[q], sizeof(double)) != 0)
+                    break;
+                nz++;
+            }
+        if (na != ng || nz != ng || memcmp(xa, xg, na * sizeof(double)) != 0 ||
+            memcmp(ia, ig, na) != 0 || memcmp(&xa[k], pad, sizeof pad) != 0 || ia[k] != 0x5a) {
+            if (left_differ++ < 20)
+                printf("FAIL: the inputs left eight at a time differ (k %zu, %zu against %zu)\n",
+                       k, na, ng);
+        }
+    }
+#endif
+    printf("%lu blocks of inputs left compared eight at a time, %lu different\n", left_tries,
+           left_differ);
+    differ += left_differ;
     printf("%lu runs, %lu spans (%lu hold), %lu outputs, %lu taken (buckets 2 to >256: %lu %lu "
            "%lu %lu %lu; %lu with an error above half its maximum; %lu zeros, %lu of them at "
            "max_rel 1), %lu wrong, %lu different four or eight at a time%s%s\n",
