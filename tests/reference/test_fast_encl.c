@@ -26,35 +26,34 @@ typedef size_t (*encl_n_fn)(enum geluref_func, const double *, size_t, struct ge
 #define NV 4 /* generic, FMA, AVX2, AVX-512 */
 
 #if defined(GR_HAVE_AVX2_VARIANT)
-/* x[0] in a batch of four (the vector path; one input at a time would take the scalar rest) */
-static size_t avx2_one(enum geluref_func f, const double *x, size_t n, struct geluref_encl *out,
-                       unsigned char *ok)
+/* x[0] in a batch of w of fn (the vector path; one input at a time would take the scalar
+ * rest) */
+static size_t batch_one(encl_n_fn fn, size_t w, enum geluref_func f, const double *x,
+                        struct geluref_encl *out, unsigned char *ok)
 {
-    (void)n;
-    double xs[4] = { x[0], x[0], x[0], x[0] };
-    struct geluref_encl o[4];
-    unsigned char k[4];
-    gr_fast_encl_n_avx2(f, xs, 4, o, k);
+    double xs[8];
+    struct geluref_encl o[8];
+    unsigned char k[8];
+    for (size_t i = 0; i < w; i++)
+        xs[i] = x[0];
+    fn(f, xs, w, o, k);
     out[0] = o[0];
     ok[0] = k[0];
     return k[0];
 }
+static size_t avx2_one(enum geluref_func f, const double *x, size_t n, struct geluref_encl *out,
+                       unsigned char *ok)
+{
+    (void)n;
+    return batch_one(gr_fast_encl_n_avx2, 4, f, x, out, ok);
+}
 #endif
 #if defined(GR_HAVE_AVX512_VARIANT)
-/* x[0] in a batch of eight (the eight-wide lanes) */
 static size_t avx512_one(enum geluref_func f, const double *x, size_t n,
                          struct geluref_encl *out, unsigned char *ok)
 {
     (void)n;
-    double xs[8];
-    for (int i = 0; i < 8; i++)
-        xs[i] = x[0];
-    struct geluref_encl o[8];
-    unsigned char k[8];
-    gr_fast_encl_n_avx512(f, xs, 8, o, k);
-    out[0] = o[0];
-    ok[0] = k[0];
-    return k[0];
+    return batch_one(gr_fast_encl_n_avx512, 8, f, x, out, ok);
 }
 #endif
 
