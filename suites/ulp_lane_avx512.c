@@ -217,11 +217,12 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
 
 /* The span lane eight at a time: ulp_lane_avx2.c's gs_fused_span_lane_n_avx2 (the tests of
  * gs_fused_span_take on the same values, the relative one's right side computed once as the
- * scalar code computes it, a zero's relative error 1 against the maximum), a run of GS_SPAN inputs in batches of eight and its last inputs
- * short of eight under a mask (the loads and stores of the lanes beyond it masked off).  The
- * bucket test as masks: with dlo <= dhi, gs_hist_index gives both one bucket where no end 2,
- * 4, 16 or 256 lies in [dlo, dhi), so where dhi exceeds each end that dlo exceeds; the counts
- * of the ends the taken dlo exceed give the buckets ("2": dlo = 2, then one a step). */
+ * scalar code computes it, a zero's relative error 1 against the maximum), a run of GS_SPAN
+ * inputs in batches of eight and its last inputs short of eight under a mask (the loads and
+ * stores of the lanes beyond it masked off).  The bucket test as masks: with dlo <= dhi,
+ * gs_hist_index gives both one bucket where no end 2, 4, 16 or 256 lies in [dlo, dhi), so
+ * where dhi exceeds each end that dlo exceeds; the counts of the ends the taken dlo exceed
+ * give the buckets ("2": dlo = 2, then one a step). */
 _Static_assert(GS_HIST_N == 8, "\">256\" is bucket 6");
 void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned char *ok,
                                  const uint64_t *x, const uint64_t *y, size_t k,
