@@ -19,12 +19,13 @@
  * Every span that holds must hold RN(f(x)) of each input of its run within [rlo, rhi]; every
  * output the lane takes must measure as neither correctly rounded nor faithful, in the
  * bucket the lane counts, with its three errors below the maxima (the relative one equal to
- * it only at an x above max_rel_x).  The lane four at a time
- * (AVX2, where the CPU reports it) and eight at a time (AVX-512, suites/ulp_lane_avx512.c,
- * where the CPU reports it; writing nothing past the block) must give the same decisions and
- * counts as one at a time.  It must take some outputs, in each bucket from "2" to ">256",
+ * it only at an x above max_rel_x).  The lane four at a time (AVX2, where the CPU reports
+ * it) and eight at a time (AVX-512, suites/ulp_lane_avx512.c, where the CPU reports it;
+ * writing nothing past the block) must give the same decisions and counts as one at a time.  It must take some outputs, in each bucket from "2" to ">256",
  * zeros among them, some at the relative error's tie, and refuse others, so that a wrong
- * decision could show.  Usage: test_ulp_span N SEED. */
+ * decision could show.  Last, gs_left_n (the inputs the lane left) eight at a time against
+ * one at a time and against the takes, on N/10 blocks of 1 to 130 inputs.  Usage:
+ * test_ulp_span N SEED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
