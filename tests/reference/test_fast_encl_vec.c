@@ -19,6 +19,8 @@
  *            subnormals, the largest binary32 values; each with the 64 binary32 values on
  *            either side.  (Where the tanh and sigmoid forms' 2^-q leaves the normal doubles
  *            for negative x, near -21.1 and -416, only the random inputs reach.)
+ * And the claim that lets a batch skip the vector work in erf's and erfc's tails beyond 5.5
+ * (no vector lane serves them) is checked four at a time on N batches of them.
  * The vector lanes themselves must serve at least a fifth (four at a time) and a tenth (eight
  * at a time: batches of 8 to 19 only) of the random inputs of each function
  * (gr_fast_vec_lanes, gr_fast_vec_lanes8).
@@ -99,7 +101,7 @@ int main(int argc, char **argv)
     unsigned long n = strtoul(argv[1], NULL, 10);
     rng_state = strtoull(argv[2], NULL, 10);
     static const double edges[] = {
-        0x1p-500, 0x1p-10, 0x1p-4, 0.5, 0.7518, 0.75, 1, 2, 5.33, 5.8, 7.54, 10, 30, 37.6,
+        0x1p-500, 0x1p-10, 0x1p-4, 0.5, 0.7518, 0.75, 1, 2, 5.33, 5.5, 5.8, 7.54, 10, 30, 37.6,
         40, 42.7, 60, 60.4, 600, 1200, 1203, 0x1p11, 0x1p-126, 0x1p-149, 3.4028234663852886e38,
     };
     size_t ne = sizeof edges / sizeof edges[0];
@@ -171,6 +173,32 @@ int main(int argc, char **argv)
             vec_name = names[v];
             compare((enum geluref_func)f, xs, k);
         }
+    }
+    /* a batch of erf's with every |x| >= 5.5, or of erfc's with every x <= -5.5, goes to the
+     * scalar code without the vector work (fast_vec.c v_erf_tail), on the claim that the vector
+     * path serves no such lane: with one lane of x = 1 (served) to keep the batch on the vector
+     * path, four at a time must serve that lane alone */
+    unsigned long tail_lanes = 0, tail_batches = 0;
+    for (int f = GELUREF_ERF; f <= GELUREF_ERFC; f++)
+        for (unsigned long i = 0; i < n; i++) {
+            double xt[4] = { 1.0 };
+            for (int l = 1; l < 4; l++) {
+                double u = (double)(next64() >> 11) * 0x1p-53;
+                float v = (float)(5.5 + (next64() % 2 ? u * u * 0.5 : u * 60)); /* near 5.5 too */
+                xt[l] = f == GELUREF_ERF && next64() % 2 ? v : -v;
+            }
+            struct geluref_encl o[4];
+            unsigned char k4[4];
+            unsigned long before = gr_fast_vec_lanes;
+            gr_fast_encl_n_avx2((enum geluref_func)f, xt, 4, o, k4);
+            tail_lanes += gr_fast_vec_lanes - before - 1;
+            tail_batches++;
+        }
+    printf("%lu batches of erf's and erfc's tails beyond 5.5: %lu of their lanes served by the "
+           "vector path\n", tail_batches, tail_lanes);
+    if (tail_lanes != 0) {
+        printf("FAIL: the vector path served a lane of the tails a batch skips\n");
+        n_bad++;
     }
     free(xs);
     printf("%lu enclosures compared (%lu served), %lu differences\n", n_cmp, n_served, n_bad);
