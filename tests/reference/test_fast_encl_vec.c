@@ -39,19 +39,27 @@ static unsigned long n_cmp, n_served, n_bad;
 
 typedef size_t (*encl_n_fn)(enum geluref_func, const double *, size_t, struct geluref_encl *,
                             unsigned char *);
-static encl_n_fn vec;       /* the vector variant under test */
-static const char *vec_name; /* "four" or "eight" */
+/* the widths: the batch, its name, its vector lanes' counter, and the share of the random
+ * inputs its lanes must serve (one in min_share) */
+struct width {
+    encl_n_fn fn;
+    const char *name;
+    unsigned long *lanes;
+    unsigned long min_share;
+};
 
-/* xs[0 .. n-1] in batches of every length and offset through vec and the scalar variant. */
-static void compare(enum geluref_func f, const double *xs, size_t n)
+/* xs[0 .. n-1] in batches of every length and offset through width w and the scalar
+ * variant. */
+static void compare(const struct width *w, enum geluref_func f, const double *xs, size_t n)
 {
+    const char *vec_name = w->name;
     for (size_t len = 1; len <= MAXB; len++)
         for (size_t off = 0; off + len <= n; off += (len > 4 ? len - 3 : 1)) {
             struct geluref_encl a[MAXB], b[MAXB];
             unsigned char oa[MAXB], ob[MAXB];
             memset(a, 0x5a, sizeof a);
             memset(b, 0xa5, sizeof b);
-            size_t ka = vec(f, xs + off, len, a, oa);
+            size_t ka = w->fn(f, xs + off, len, a, oa);
             size_t kb = gr_fast_encl_n_fma(f, xs + off, len, b, ob);
             if (ka != kb) {
                 printf("FAIL %s (%s): %zu served against %zu at offset %zu, length %zu\n",
@@ -84,6 +92,29 @@ static void compare(enum geluref_func f, const double *xs, size_t n)
         }
 }
 
+/* xs[0 .. n-1] through each of the nw widths; with share, each width's own lanes must serve
+ * at least its share of the enclosures it served (batches shorter than the width and the
+ * rests never reach them, and some inputs take the scalar code by design): a path that handed
+ * every lane to the scalar code would compare equal everywhere. */
+static void compare_widths(const struct width *ws, int nw, enum geluref_func f,
+                           const double *xs, size_t n, int share)
+{
+    for (int v = 0; v < nw; v++) {
+        unsigned long lanes0 = *ws[v].lanes, served0 = n_served;
+        compare(&ws[v], f, xs, n);
+        if (!share)
+            continue;
+        unsigned long lanes = *ws[v].lanes - lanes0, served = n_served - served0;
+        printf("%s: %lu of %lu random enclosures served by the vector lanes (%s)\n",
+               geluref_func_name(f), lanes, served, ws[v].name);
+        if (lanes < served / ws[v].min_share) {
+            printf("FAIL %s: the vector lanes (%s) served too few\n", geluref_func_name(f),
+                   ws[v].name);
+            n_bad++;
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -108,10 +139,10 @@ int main(int argc, char **argv)
     double *xs = malloc(sizeof(double) * (2 * n + ne * 2 * 129 + 8));
     if (!xs)
         return 2;
-    /* the widths the CPU can run */
-    encl_n_fn vecs[2] = { gr_fast_encl_n_avx2, gr_fast_encl_n_avx512 };
-    const char *names[2] = { "four", "eight" };
-    unsigned long *counters[2] = { &gr_fast_vec_lanes, &gr_fast_vec_lanes8 };
+    /* the widths the CPU can run: four at a time's lanes must serve a fifth of the random
+     * inputs, eight at a time's a tenth (batches of 8 to 19 only) */
+    const struct width ws[2] = { { gr_fast_encl_n_avx2, "four", &gr_fast_vec_lanes, 5 },
+                                 { gr_fast_encl_n_avx512, "eight", &gr_fast_vec_lanes8, 10 } };
     int nv = gr_fast_avx512() ? 2 : 1;
     if (nv == 1)
         printf("the CPU does not report AVX-512 F, DQ and VL: eight at a time not compared\n");
@@ -121,36 +152,14 @@ int main(int argc, char **argv)
             xs[k++] = f32_of((uint32_t)next64());
             xs[k++] = (float)(((double)(next64() >> 11) * 0x1p-53 - 0.5) * 128);
         }
-        for (int v = 0; v < nv; v++) {
-            vec = vecs[v];
-            vec_name = names[v];
-            unsigned long lanes0 = *counters[v], served0 = n_served;
-            compare((enum geluref_func)f, xs, k);
-            /* the vector lanes themselves must serve a good share of the random inputs (a
-             * fifth four at a time, a tenth eight at a time: batches shorter than the width
-             * and the rests never reach them, and some inputs take the scalar code by
-             * design): a path that handed every lane to the scalar code would compare equal
-             * everywhere */
-            unsigned long lanes = *counters[v] - lanes0, served = n_served - served0;
-            printf("%s: %lu of %lu random enclosures served by the vector lanes (%s)\n",
-                   geluref_func_name((enum geluref_func)f), lanes, served, vec_name);
-            if (lanes < served / (v == 0 ? 5 : 10)) {
-                printf("FAIL %s: the vector lanes (%s) served too few\n",
-                       geluref_func_name((enum geluref_func)f), vec_name);
-                n_bad++;
-            }
-        }
+        compare_widths(ws, nv, (enum geluref_func)f, xs, k, 1);
         k = 0;
         for (unsigned long i = 0; i < n / 8; i++) {
             uint32_t b = f32_bits((float)(((double)(next64() >> 11) * 0x1p-53 - 0.5) * 128));
             for (int d = 0; d < 16; d++)
                 xs[k++] = f32_of(b + (uint32_t)d);
         }
-        for (int v = 0; v < nv; v++) {
-            vec = vecs[v];
-            vec_name = names[v];
-            compare((enum geluref_func)f, xs, k);
-        }
+        compare_widths(ws, nv, (enum geluref_func)f, xs, k, 0);
         k = 0;
         for (size_t j = 0; j < ne; j++)
             for (int s = -1; s <= 1; s += 2) {
@@ -168,11 +177,7 @@ int main(int argc, char **argv)
         xs[k++] = NAN;
         xs[k++] = 0x1p-501;
         xs[k++] = -0x1p-501;
-        for (int v = 0; v < nv; v++) {
-            vec = vecs[v];
-            vec_name = names[v];
-            compare((enum geluref_func)f, xs, k);
-        }
+        compare_widths(ws, nv, (enum geluref_func)f, xs, k, 0);
     }
     /* a batch of erf's with every |x| >= 5.5, or of erfc's with every x <= -5.5, goes to the
      * scalar code without the vector work (fast_vec.c v_erf_tail), on the claim that the vector
