@@ -250,12 +250,14 @@ GELUREF_API size_t geluref_enclose_n(enum geluref_func f, const double *x, size_
 
 /* appended after 0.2.0: +1 when f is known non-decreasing on [lo, hi] (closed; infinite ends
  * allowed), -1 when known non-increasing, 0 when not known (a NaN end, lo > hi, an interval
- * holding an extremum or its neighbourhood, gelu_tanh, gelu_sigmoid, gelu_tanh_grad, the
- * functions 10 and 11).  Known: normcdf and erf increasing and erfc decreasing everywhere;
- * normpdf increasing up to 0 and decreasing from it; gelu decreasing up to -0.755 and
- * increasing from -0.748 (its minimum is at -0.7518); gelu_grad decreasing up to -1.415,
- * increasing on [-1.414, 1.414], decreasing from 1.415 (extrema at -+sqrt2).  The ulp sweep
- * bounds f over a run of inputs by its enclosures at the run's ends (suites/ulp_lane.h). */
+ * holding an extremum or its neighbourhood, gelu_tanh_grad beyond +-1.25, the functions 10
+ * and 11).  Known: normcdf and erf increasing and erfc decreasing everywhere; normpdf
+ * increasing up to 0 and decreasing from it; gelu decreasing up to -0.755 and increasing from
+ * -0.748 (its minimum is at -0.7518); gelu_tanh and gelu_sigmoid decreasing up to -0.8 and
+ * increasing from -0.7 (minima at -0.7525, -0.7512); gelu_grad decreasing up to -1.415,
+ * increasing on [-1.414, 1.414], decreasing from 1.415 (extrema at -+sqrt2); gelu_tanh_grad
+ * increasing on [-1.25, 1.25] (extrema at -+1.4185).  The ulp sweep bounds f over a run of
+ * inputs by its enclosures at the run's ends (suites/ulp_lane.h). */
 GELUREF_API int geluref_monotone(enum geluref_func f, double lo, double hi);
 
 /* ---- dtype values ---- */

@@ -17,6 +17,24 @@
  *    on [-sqrt2, -0.755] and positive on [-0.748, sqrt2]; decreasing on [sqrt2, inf) with
  *    limit 1, hence above 1.  So gelu decreases on (-inf, -0.755] and increases on
  *    [-0.748, inf) (its minimum is at x* = -0.75179...).
+ *  - gelu_tanh = x (1 + t)/2, t = tanh(u), u = b (x + k x^3), b = sqrt(2/pi), k = 0.044715,
+ *    u' = b (1 + 3 k x^2): gelu_tanh' = (1 + t)/2 + x (1 - t^2) u'/2 = (1 + t)/2 (1 + x (1 - t)
+ *    u'), and 1 + t > 0.  For x >= 0 every term is positive: increasing.  For x < 0, 1 - t =
+ *    1 + |t| and the factor is 1 - |x| (1 + |t|) u', where |x|, |t| = tanh(|u|) and u' all grow
+ *    with |x|: so it changes sign once, and |x| (1 + |t|) u' is 0.9023 at |x| = 0.7 (below 1:
+ *    increasing on [-0.7, 0]) and 1.0924 at |x| = 0.8 (above 1: decreasing on (-inf, -0.8]).
+ *    (Its minimum is at -0.75246.)
+ *  - gelu_sigmoid = x s(a x), s the logistic function, a = 1.702: its derivative s(a x) (1 + a x
+ *    s(-a x)) is positive for x >= 0; for x < 0 the factor is 1 - a |x| s(a |x|), where a |x|
+ *    s(a |x|) grows with |x| and is 0.9138 at |x| = 0.7 and 1.0839 at 0.8: increasing on
+ *    [-0.7, inf), decreasing on (-inf, -0.8] (the minimum is at -0.75115).
+ *  - gelu_tanh_grad = (1 + t)/2 + x (1 - t^2) u'/2: with t' = (1 - t^2) u' and u'' = 6 b k x,
+ *    its derivative is (1 - t^2) (u' (1 - x t u') + 3 b k x^2).  1 - t^2 > 0 and 3 b k x^2 >= 0;
+ *    x t = |x| tanh(|u|) >= 0, and |x| tanh(|u|) u' grows with |x|, 0.9511 at |x| = 1.25: below
+ *    1, so the derivative is positive and gelu_tanh_grad increasing on [-1.25, 1.25].  Beyond
+ *    (extrema at +-1.4185) nothing is claimed.
+ *    (The three values were computed in double from tanh and exp, within 1e-15 of the true
+ *    ones, far from 1.)
  * The other functions are not claimed (0). */
 #include <math.h>
 
@@ -47,6 +65,8 @@ int geluref_monotone(enum geluref_func f, double lo, double hi)
                                          { -1.414, 1.414, 1 },
                                          { 1.415, INFINITY, -1 } };
     static const struct piece gelu[] = { { -INFINITY, -0.755, -1 }, { -0.748, INFINITY, 1 } };
+    static const struct piece approx[] = { { -INFINITY, -0.8, -1 }, { -0.7, INFINITY, 1 } };
+    static const struct piece tgrad[] = { { -1.25, 1.25, 1 } };
     switch (f) {
     case GELUREF_NORMCDF:
     case GELUREF_ERF: return within(inc, 1, lo, hi);
@@ -54,6 +74,9 @@ int geluref_monotone(enum geluref_func f, double lo, double hi)
     case GELUREF_NORMPDF: return within(pdf, 2, lo, hi);
     case GELUREF_GELU_GRAD: return within(grad, 3, lo, hi);
     case GELUREF_GELU: return within(gelu, 2, lo, hi);
+    case GELUREF_GELU_TANH:
+    case GELUREF_GELU_SIGMOID: return within(approx, 2, lo, hi);
+    case GELUREF_GELU_TANH_GRAD: return within(tgrad, 1, lo, hi);
     default: return 0;
     }
 }
