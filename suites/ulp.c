@@ -1239,6 +1239,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         n_span = cs.n;
         struct gs_errstat *sx = &a->ex_loc[rg0];
         sx->points += cs.n;
+        sx->cr += cs.cr;
+        sx->faithful += cs.faithful;
         for (int i = 0; i < GS_HIST_N; i++)
             sx->hist[i] += cs.hist[i];
         double xl[ULP_MEAS_BLOCK];

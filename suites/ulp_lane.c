@@ -137,11 +137,13 @@ void gs_fused_span_lane_n_generic(const struct gs_fused_span *s, const unsigned 
                                   struct gs_quick_counts *cnt)
 {
     for (size_t q = 0; q < k; q++) {
-        int h;
+        int h, fa;
         take[q] = (unsigned char)(ok[q] &&
-                                  gs_fused_span_take(&s[q / GS_SPAN], x[q], y[q], b, &h));
+                                  gs_fused_span_take(&s[q / GS_SPAN], x[q], y[q], b, &h, &fa));
         if (take[q]) {
             cnt->n++;
+            cnt->cr += h == 0;
+            cnt->faithful += (uint64_t)fa;
             cnt->hist[h]++;
         }
     }

@@ -201,13 +201,30 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * (gs_fused_rel_one_below: the tie keeps the smaller x, as the quick lane tests it) instead
  * of the relative bound from uh.  What the exact measurement adds for such an input is then
  * certain: one point, not correctly rounded, not faithful, that bucket, the maxima
- * unchanged.  (Where the approximation is close to the exact function, near 0, its errors
- * are within a run's width and the lane takes little; ulp.c then leaves it out for a while.) */
+ * unchanged.
+ *
+ * Where the run's f changes by less than an ulp (near 0, where many inputs share one value of
+ * the output's binade), rlo = rhi: RN(f(x)) = r is the same for every x of the run, and so is
+ * RD(f(x)) where floor(ms - w - 2^-20) = floor(ms + w + 2^-20) (rd below: its bits; the same
+ * three roundings argument as rlo's).  Then an output of f's sign at any distance d = |y - r|
+ * is certain too: its cr_distance is d itself (bucket gs_hist_index(d)), it is correctly
+ * rounded for d = 0, and faithful where it is RD or RU, y = rd or rd + 1 (for d = 1 that
+ * needs rd; d = 0 is always faithful, d >= 2 never).  Such an output is taken with the same
+ * tests of its errors against the maxima (uh from d = |ys - ms| as above).  Where the lane
+ * measures a kernel's own function (b->v, the policy, not NULL; ulp.c takes it where that
+ * function is monotone too), an output is taken only where the policy passes it for
+ * certain, as gs_fused_bound_lane's test: d = 0 (correctly rounded passes every policy), or
+ * dhi <= max_cr_distance (the farthest RN(f(x)) can be), faithful where the policy asks it,
+ * and uh <= max_ulp (then the ulp_exceeded measurement passes whatever abs_tol is); a zero
+ * output is refused there (a flush is another defect).  (Where an approximation is close to the exact function but
+ * outputs move by an ulp or more over a run, its errors are within a run's width and the
+ * lane takes little; ulp.c then leaves it out for a while.) */
 #define GS_SPAN 16
 struct gs_fused_span {
     double ms, w;      /* f(x) 2^-k and V 2^-k within [ms - w, ms + w] */
     double sc, p2k;    /* 2^-k = 2^(23 - E); 2^k */
     int64_t rlo, rhi;  /* RN(f(x))'s bits, sign cleared, within [rlo, rhi] */
+    int64_t rd;        /* RD(|f(x)|)'s bits, sign cleared, where one for the run, else -2 */
     uint64_t sign;     /* f's sign, in bit 31 */
     int ok;            /* 0: the run decides nothing */
 };
@@ -256,15 +273,26 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
     int64_t base = (E + 126) * ((int64_t)1 << 23); /* bits of r 2^k: base + r */
     s->rlo = base + (int64_t)floor(s->ms - s->w + 0.5 - 0x1p-20);
     s->rhi = base + (int64_t)floor(s->ms + s->w + 0.5 + 0x1p-20);
+    int64_t flo = (int64_t)floor(s->ms - s->w - 0x1p-20);
+    int64_t fhi = (int64_t)floor(s->ms + s->w + 0x1p-20);
+    s->rd = flo == fhi ? base + flo : -2;
     s->sign = sign;
     s->ok = 1;
 }
 
+/* The policy's max_cr_distance as an integer bound of a distance d >= 0 below 2^53: d <=
+ * gs_span_crmax(c) exactly where (double)d <= c (-1 for NaN or a negative c). */
+static inline int64_t gs_span_crmax(double c)
+{
+    return c >= 0x1p62 ? INT64_MAX : c >= 0 ? (int64_t)floor(c) : -1;
+}
+
 /* Whether the span lane takes output y (binary32 bits) at input x (its pattern) of a run of
- * span s against the bounds b (their maxima; b->v is not read: the exact function is not
- * judged); *bucket receives its cr_distance bucket. */
+ * span s against the bounds b (their maxima, and b->v the policy where the kernel's own
+ * function is measured, NULL for the exact function's); *bucket receives its cr_distance
+ * bucket (0: correctly rounded) and *fa whether it is faithful. */
 static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t x, uint64_t y,
-                                     const struct gs_quick_bounds *b, int *bucket)
+                                     const struct gs_quick_bounds *b, int *bucket, int *fa)
 {
     int64_t ymag = (int64_t)(y & 0x7fffffff);
     int zero = (y & ~(uint64_t)0x80000000u) == 0; /* +-0 */
@@ -278,12 +306,15 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t x, 
     } else if (ymag > s->rhi) {
         dlo = ymag - s->rhi;
         dhi = ymag - s->rlo;
+    } else if (s->rlo == s->rhi) {
+        dlo = dhi = 0; /* y = RN(f(x)) */
     } else {
         return 0;
     }
     int h = gs_hist_index(dlo);
-    if (dlo < 2 || h != gs_hist_index(dhi))
-        return 0;
+    if (h != gs_hist_index(dhi) || (dlo == 1 && (s->rlo != s->rhi || s->rd < 0)))
+        return 0; /* (dlo <= 1 with rlo < rhi is dlo = 1: y next to the range) */
+    int faith = dlo == 0 || ymag == s->rd || ymag == s->rd + 1;
     uint32_t yb = (uint32_t)ymag;
     float yf;
     memcpy(&yf, &yb, sizeof yf);
@@ -294,12 +325,17 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t x, 
     if (zero ? !gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x)
              : !(uh * (1 + 0x1p-48) < b->max_rel * (s->ms - s->w) * (1 - 0x1p-48)))
         return 0;
+    if (b->v != NULL &&
+        (zero || (dlo != 0 && !(dhi <= gs_span_crmax(b->v->max_cr_distance) &&
+                                (faith || !b->v->faithful) && uh <= b->v->max_ulp))))
+        return 0;
     *bucket = h;
+    *fa = faith;
     return 1;
 }
 
 /* take[q] = ok[q] && gs_fused_span_take(&s[q / GS_SPAN], x[q], y[q], b) for q < k, the taken
- * ones' counts (n and their buckets; cr and faithful 0) added to *cnt.  Four at a time with AVX2
+ * ones' counts (n, cr, faithful and their buckets) added to *cnt.  Four at a time with AVX2
  * where the CPU reports it (ulp_lane_avx2.c: the same operations in the same order, so the
  * same decisions, checked by tests/suites/test_ulp_span.c with the decisions themselves). */
 void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok,

@@ -665,7 +665,12 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
  * them) and its double operations in order (ys = y sc, d = |ys - ms|, uh = (d + w)(1 +
  * 2^-50), the three comparisons, the relative one's right side computed once as the scalar
  * code computes it; for a zero the relative error 1 against the maximum, x's tie compared
- * with the top bits flipped: unsigned); a run's last inputs short of four one at a time. */
+ * with the top bits flipped: unsigned); a run's last inputs short of four one at a time.
+ * A run with rlo = rhi lets every lane through to the distance test (y within [rlo, rhi] is y
+ * = r, dlo = 0), which takes dlo = 0, dlo = 1 where rd is known, and dlo >= 2; faithful:
+ * dlo = 0, y = rd or rd + 1; judged (b->v): the policy's test, max_cr_distance as
+ * gs_span_crmax's integer.  The bucket: minus the count of the ends 0, 1, 2, 4, 16, 256 that
+ * dlo exceeds. */
 _Static_assert(GS_SPAN % 4 == 0 && GS_HIST_N == 8,
                "a run is whole batches of four; \">256\" is bucket 6");
 void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned char *ok,
@@ -688,8 +693,13 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
     const __m256d c50 = _mm256_set1_pd(1 + 0x1p-50), c48 = _mm256_set1_pd(1 + 0x1p-48);
     const __m256d tiny = _mm256_set1_pd(0x1p-1074);
     const __m256d vmu = _mm256_set1_pd(b->max_ulp), vma = _mm256_set1_pd(b->max_abs);
-    const __m256i m4 = _mm256_set1_epi64x(-4);
-    uint64_t n = 0, ntop = 0, h[4][GS_HIST_N - 1];
+    const __m256i m6 = _mm256_set1_epi64x(-6), all = _mm256_cmpeq_epi64(zero, zero);
+    const int judged = b->v != NULL;
+    const __m256i vcrmax =
+        _mm256_set1_epi64x(judged ? gs_span_crmax(b->v->max_cr_distance) : 0);
+    const __m256d vpu = _mm256_set1_pd(judged ? b->v->max_ulp : 0);
+    const __m256i nofa = judged && b->v->faithful ? zero : all; /* faithful not asked */
+    uint64_t n = 0, ntop = 0, ncr = 0, nfa = 0, h[4][GS_HIST_N - 1];
     memset(h, 0, sizeof h);
     for (size_t j = 0; j * GS_SPAN < k; j++) {
         const struct gs_fused_span *sp = &s[j];
@@ -698,6 +708,9 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
             memset(take + q, 0, end - q);
             continue;
         }
+        const __m256i one_r = sp->rlo == sp->rhi ? all : zero; /* RN(f(x)) one for the run */
+        const __m256i d1ok = sp->rlo == sp->rhi && sp->rd >= 0 ? all : zero; /* RD too */
+        const __m256i vrd = _mm256_set1_epi64x(sp->rd), vrd1 = _mm256_set1_epi64x(sp->rd + 1);
         const __m256i vsign = _mm256_set1_epi64x((int64_t)sp->sign);
         const __m256i rlo = _mm256_set1_epi64x(sp->rlo), rhi = _mm256_set1_epi64x(sp->rhi);
         const __m256d vsc = _mm256_set1_pd(sp->sc), vms = _mm256_set1_pd(sp->ms);
@@ -721,12 +734,18 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                 yz);
             good = _mm256_and_si256(good, _mm256_cmpgt_epi64(cinf, ymag));
             __m256i below = _mm256_cmpgt_epi64(rlo, ymag), above = _mm256_cmpgt_epi64(ymag, rhi);
-            good = _mm256_and_si256(good, _mm256_or_si256(below, above));
+            good = _mm256_and_si256(good, _mm256_or_si256(_mm256_or_si256(below, above), one_r));
             __m256i dlo = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, rhi),
                                              _mm256_sub_epi64(rlo, ymag), below);
             __m256i dhi = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, rlo),
                                              _mm256_sub_epi64(rhi, ymag), below);
-            good = _mm256_and_si256(good, _mm256_cmpgt_epi64(dlo, one));
+            __m256i g0 = _mm256_cmpgt_epi64(dlo, zero), g1 = _mm256_cmpgt_epi64(dlo, one);
+            __m256i fam = _mm256_or_si256(
+                _mm256_andnot_si256(g0, all),
+                _mm256_or_si256(_mm256_cmpeq_epi64(ymag, vrd), _mm256_cmpeq_epi64(ymag, vrd1)));
+            good = _mm256_and_si256(
+                good, _mm256_or_si256(_mm256_or_si256(g1, _mm256_andnot_si256(g0, one_r)),
+                                      _mm256_and_si256(d1ok, _mm256_andnot_si256(g1, g0))));
             /* the buckets (gs_hist_index: the ends 0, 1, 2, 4, 16, 256 exceeded; dlo > 1
              * exceeds the first two) as minus the count of the ends 2, 4, 16 and 256 */
             __m256i hlo = _mm256_add_epi64(
@@ -756,6 +775,13 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                                        _mm256_cmp_pd(ab, vma, _CMP_LT_OQ));
             good = _mm256_and_si256(_mm256_and_si256(good, okv),
                                     _mm256_and_si256(_mm256_castpd_si256(e2), rel));
+            if (judged) {
+                __m256i pass = _mm256_and_si256(
+                    _mm256_andnot_si256(_mm256_cmpgt_epi64(dhi, vcrmax), _mm256_or_si256(fam, nofa)),
+                    _mm256_castpd_si256(_mm256_cmp_pd(uh, vpu, _CMP_LE_OQ)));
+                good = _mm256_andnot_si256(
+                    yz, _mm256_and_si256(good, _mm256_or_si256(_mm256_andnot_si256(g0, all), pass)));
+            }
             unsigned gb = bits4(good);
             uint32_t tw = spread4(gb);
             memcpy(take + q, &tw, sizeof tw);
@@ -763,20 +789,25 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                 continue;
             /* the bucket ">256" (an approximation's tail) by its mask, the others lane by
              * lane */
-            unsigned top = gb & bits4(_mm256_cmpeq_epi64(hlo, m4));
+            __m256i hb = _mm256_add_epi64(hlo, _mm256_add_epi64(g0, g1));
+            unsigned top = gb & bits4(_mm256_cmpeq_epi64(hb, m6));
             n += (unsigned)__builtin_popcount(gb);
             ntop += (unsigned)__builtin_popcount(top);
+            ncr += (unsigned)__builtin_popcount(gb & ~bits4(g0));
+            nfa += (unsigned)__builtin_popcount(gb & bits4(fam));
             if (top == gb)
                 continue;
             int64_t hv[4];
-            _mm256_storeu_si256((__m256i *)(void *)hv, hlo);
+            _mm256_storeu_si256((__m256i *)(void *)hv, hb);
             for (int i = 0; i < 4; i++)
-                h[i][2 - hv[i]] += (gb & ~top) >> i & 1;
+                h[i][-hv[i]] += (gb & ~top) >> i & 1;
         }
         if (q < end) /* fewer than four: their run is s[0] of the rest */
             gs_fused_span_lane_n_generic(sp, ok + q, x + q, y + q, end - q, b, take + q, cnt);
     }
     cnt->n += n;
+    cnt->cr += ncr;
+    cnt->faithful += nfa;
     cnt->hist[GS_HIST_N - 2] += ntop; /* ">256" */
     for (int i = 0; i < GS_HIST_N - 1; i++)
         cnt->hist[i] += h[0][i] + h[1][i] + h[2][i] + h[3][i];

@@ -222,7 +222,11 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * stores of the lanes beyond it masked off).  The bucket test as masks: with dlo <= dhi,
  * gs_hist_index gives both one bucket where no end 2, 4, 16 or 256 lies in [dlo, dhi), so
  * where dhi exceeds each end that dlo exceeds; the counts of the ends the taken dlo exceed
- * give the buckets ("2": dlo = 2, then one a step). */
+ * give the buckets ("2": dlo = 2, then one a step; where rlo = rhi, "0" and "1" too, with
+ * dlo = dhi).  A run with rlo = rhi lets every lane through to the distance test (y within
+ * [rlo, rhi] is y = r, dlo = 0), which then takes dlo = 0, dlo = 1 where rd is known, and dlo
+ * >= 2; faithful: dlo = 0, y = rd or y = rd + 1; judged (b->v): the policy's test as masks,
+ * max_cr_distance as gs_span_crmax's integer. */
 _Static_assert(GS_HIST_N == 8, "\">256\" is bucket 6");
 void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned char *ok,
                                  const uint64_t *x, const uint64_t *y, size_t k,
@@ -242,7 +246,11 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
     const __m512d tiny = _mm512_set1_pd(0x1p-1074);
     const __m512d vmu = _mm512_set1_pd(b->max_ulp), vma = _mm512_set1_pd(b->max_abs);
     const __m128i ones8 = _mm_set1_epi8(1);
-    uint64_t n = 0, c2 = 0, c4 = 0, c16 = 0, c256 = 0;
+    const int judged = b->v != NULL;
+    const __m512i vcrmax = _mm512_set1_epi64(judged ? gs_span_crmax(b->v->max_cr_distance) : 0);
+    const __m512d vpu = _mm512_set1_pd(judged ? b->v->max_ulp : 0);
+    const __mmask8 nofa = judged && b->v->faithful ? 0 : 0xff; /* faithful not asked */
+    uint64_t n = 0, ncr = 0, nfa = 0, c1 = 0, c2 = 0, c4 = 0, c16 = 0, c256 = 0;
     for (size_t j = 0; j * GS_SPAN < k; j++) {
         const struct gs_fused_span *sp = &s[j];
         size_t q = j * GS_SPAN, end = q + GS_SPAN < k ? q + GS_SPAN : k;
@@ -250,6 +258,9 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
             memset(take + q, 0, end - q);
             continue;
         }
+        const __mmask8 one_r = sp->rlo == sp->rhi ? 0xff : 0;    /* RN(f(x)) one for the run */
+        const __mmask8 d1ok = one_r && sp->rd >= 0 ? 0xff : 0; /* and RD(f(x)) too */
+        const __m512i vrd = _mm512_set1_epi64(sp->rd), vrd1 = _mm512_set1_epi64(sp->rd + 1);
         const __m512i vsign = _mm512_set1_epi64((int64_t)sp->sign);
         const __m512i rlo = _mm512_set1_epi64(sp->rlo), rhi = _mm512_set1_epi64(sp->rhi);
         const __m512d vsc = _mm512_set1_pd(sp->sc), vms = _mm512_set1_pd(sp->ms);
@@ -272,15 +283,18 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
                               _mm512_cmpgt_epi64_mask(ymag, zero)) |
                              yz) &
                             _mm512_cmpgt_epi64_mask(cinf, ymag) &
-                            (below | _mm512_cmpgt_epi64_mask(ymag, rhi));
+                            (below | _mm512_cmpgt_epi64_mask(ymag, rhi) | one_r);
             __m512i dlo = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, rhi),
                                                   _mm512_sub_epi64(rlo, ymag));
             __m512i dhi = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, rlo),
                                                   _mm512_sub_epi64(rhi, ymag));
+            __mmask8 g0 = _mm512_cmpgt_epi64_mask(dlo, zero), g1 = _mm512_cmpgt_epi64_mask(dlo, one);
             __mmask8 g2 = _mm512_cmpgt_epi64_mask(dlo, t2), g4 = _mm512_cmpgt_epi64_mask(dlo, t4);
             __mmask8 g16 = _mm512_cmpgt_epi64_mask(dlo, t16);
             __mmask8 g256 = _mm512_cmpgt_epi64_mask(dlo, t256);
-            good &= _mm512_cmpgt_epi64_mask(dlo, one) &
+            __mmask8 fam = (__mmask8)(~g0 | _mm512_cmpeq_epi64_mask(ymag, vrd) |
+                                      _mm512_cmpeq_epi64_mask(ymag, vrd1));
+            good &= (g1 | (one_r & (__mmask8)~g0) | (d1ok & g0 & (__mmask8)~g1)) &
                     (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t2) & (__mmask8)~g2) &
                     (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t4) & (__mmask8)~g4) &
                     (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t16) & (__mmask8)~g16) &
@@ -301,8 +315,15 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
             }
             good &= _mm512_cmp_pd_mask(uh, vmu, _CMP_LT_OQ) &
                     _mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ) & rel;
+            if (judged)
+                good &= (__mmask8)~yz & (__mmask8)(~g0 | (_mm512_cmple_epi64_mask(dhi, vcrmax) &
+                                                        (fam | nofa) &
+                                                        _mm512_cmp_pd_mask(uh, vpu, _CMP_LE_OQ)));
             _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
             n += (unsigned)__builtin_popcount(good);
+            ncr += (unsigned)__builtin_popcount(good & (__mmask8)~g0);
+            nfa += (unsigned)__builtin_popcount(good & fam);
+            c1 += (unsigned)__builtin_popcount(good & g1);
             c2 += (unsigned)__builtin_popcount(good & g2);
             c4 += (unsigned)__builtin_popcount(good & g4);
             c16 += (unsigned)__builtin_popcount(good & g16);
@@ -310,7 +331,11 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
         }
     }
     cnt->n += n;
-    cnt->hist[2] += n - c2;
+    cnt->cr += ncr;
+    cnt->faithful += nfa;
+    cnt->hist[0] += ncr;
+    cnt->hist[1] += n - ncr - c1;
+    cnt->hist[2] += c1 - c2;
     cnt->hist[3] += c2 - c4;
     cnt->hist[4] += c4 - c16;
     cnt->hist[5] += c16 - c256;

@@ -4,27 +4,34 @@
  *   runs     of 2 to 48 binary32 inputs (17 and 33 more often) in increasing patterns
  *            (consecutive, or with gaps)
  *            from random points of every function geluref_monotone claims (gelu, gelu_grad,
- *            normcdf, normpdf, erf, erfc), where it claims the run; the enclosures at the
- *            ends of each GS_SPAN inputs (geluref_enclose_n) give the spans, as ulp.c's
- *            fused_block forms them;
- *   outputs  RN(f(x)) moved by the ends of the cr_distance buckets (2, 3, 4, 5, 16, 17,
- *            256, 257) and by more, either way, scaled by 1 + 2^-j (an approximation's
- *            error), of the other sign, zeros of either sign (a flushed tail), infinite, NaN;
+ *            normcdf, normpdf, erf, erfc, gelu_tanh, gelu_sigmoid, gelu_tanh_grad), a third
+ *            of them near 0 (|x| below 2^-6, where a run's RN(f(x)) is often one: rlo =
+ *            rhi), where it claims the run; the enclosures at the ends of each GS_SPAN inputs
+ *            (geluref_enclose_n) give the spans, as ulp.c's fused_block forms them; each
+ *            span's rd, where it has one, must be RD(f(x)) of each of its inputs;
+ *   outputs  RN(f(x)) itself and moved by 1, by the ends of the cr_distance buckets (2, 3,
+ *            4, 5, 16, 17, 256, 257) and by more, either way, scaled by 1 + 2^-j (an
+ *            approximation's error), of the other sign, zeros of either sign (a flushed
+ *            tail), infinite, NaN;
  *   bounds   maxima at, just above and just below the errors of one of the run's
  *            measurements, above them all, none yet (-1), NaN, and now and then at the
  *            bound the lane computes for one of its outputs (a tie, to refuse); max_rel_x
  *            one of the run's inputs, next to one, below or above them all, and now and then
  *            max_rel 1 at a zero output's input (a zero's relative error is 1: a tie, which
- *            the lane takes only at a larger x).
+ *            the lane takes only at a larger x); half the time a policy (the kernel's own
+ *            measurement: max_ulp, max_cr_distance, faithful, abs_tol of every kind).
  * Every span that holds must hold RN(f(x)) of each input of its run within [rlo, rhi]; every
- * output the lane takes must measure as neither correctly rounded nor faithful, in the
- * bucket the lane counts, with its three errors below the maxima (the relative one equal to
- * it only at an x above max_rel_x).  The lane four at a time (AVX2, where the CPU reports
- * it) and eight at a time (AVX-512, suites/ulp_lane_avx512.c, where the CPU reports it;
- * writing nothing past the block) must give the same decisions and counts as one at a time.  It must take some outputs, in each bucket from "2" to ">256",
- * zeros among them, some at the relative error's tie, and refuse others, so that a wrong
- * decision could show.  Last, gs_left_n (the inputs the lane left) eight at a time against
- * one at a time and against the takes, on N/10 blocks of 1 to 130 inputs.  Usage:
+ * output the lane takes must measure (gs_measure) correctly rounded, faithful and in the
+ * bucket exactly as the lane says, with its three errors below the maxima (the relative one
+ * equal to it only at an x above max_rel_x), and pass the policy where there is one.  The
+ * lane four at a time (AVX2, where the CPU reports it) and eight at a time (AVX-512,
+ * suites/ulp_lane_avx512.c, where the CPU reports it; writing nothing past the block) must
+ * give the same decisions and counts as one at a time.  It must take some outputs, in each
+ * bucket from "0" to ">256", zeros among them, some at the relative error's tie, at
+ * distance 1 faithful and not, under a policy, and refuse others (some for the policy
+ * alone), so that a wrong decision could show.  Last, gs_left_n (the inputs the lane left)
+ * eight at a time against one at a time and against the takes, on N/10 blocks of 1 to 130
+ * inputs.  Usage:
  * test_ulp_span N SEED. */
 #include <math.h>
 #include <stdio.h>
@@ -59,8 +66,11 @@ int main(int argc, char **argv)
     long n = atol(argv[1]);
     /* (a seed times splitmix64's increment would give seed s + 1 the stream of s one draw on) */
     rng_state = 88172645463325252u + (uint64_t)atol(argv[2]);
-    static const enum geluref_func fs[] = { GELUREF_GELU, GELUREF_GELU_GRAD, GELUREF_NORMCDF,
-                                            GELUREF_NORMPDF, GELUREF_ERF, GELUREF_ERFC };
+    static const enum geluref_func fs[] = { GELUREF_GELU,         GELUREF_GELU_GRAD,
+                                            GELUREF_NORMCDF,      GELUREF_NORMPDF,
+                                            GELUREF_ERF,          GELUREF_ERFC,
+                                            GELUREF_GELU_TANH,    GELUREF_GELU_SIGMOID,
+                                            GELUREF_GELU_TANH_GRAD };
     static const int64_t moves[] = { 2, 3, 4, 5, 16, 17, 256, 257, 1000, 100000 };
     struct gs_ref *ref = gs_ref_new(NULL);
     int avx2 = 0;
@@ -69,17 +79,21 @@ int main(int argc, char **argv)
 #endif
     int avx512 = gs_lane_avx512();
     unsigned long runs = 0, spans = 0, spans_ok = 0, outs = 0, taken = 0, wrong = 0, differ = 0,
-                  bucket[GS_HIST_N] = { 0 }, near_max = 0, zeros = 0, zeros_tie = 0;
+                  bucket[GS_HIST_N] = { 0 }, near_max = 0, zeros = 0, zeros_tie = 0,
+                  one_r = 0, d1_fa = 0, d1_unfa = 0, judged_taken = 0, judged_left = 0;
     for (long it = 0; it < n; it++) {
         enum geluref_func f = fs[next64() % (sizeof fs / sizeof fs[0])];
         /* a last run of one input now and then (len 17 or 33: its span is one enclosure,
          * narrow enough for the buckets "2" and "3-4") */
         size_t len = next64() % 4 ? 2 + next64() % (MAXR - 1) : 1 + GS_SPAN * (1 + next64() % 2);
-        /* a start of either sign with |x| in [2^-6, 2^5), increasing patterns */
+        /* a start of either sign with |x| in [2^-6, 2^5), or a third of the time in [2^-30,
+         * 2^-6) (near 0, where a run's f moves by less than an ulp: rlo = rhi), increasing
+         * patterns */
         uint64_t x[MAXR];
         double xd[MAXR];
-        uint64_t xb = (uint64_t)(next64() % 2) << 31 |
-                      (((uint64_t)(127 - 6 + next64() % 11) << 23) + (next64() & 0x7fffff));
+        int near0 = next64() % 3 == 0;
+        uint64_t ex0 = near0 ? 127 - 30 + next64() % 24 : 127 - 6 + next64() % 11;
+        uint64_t xb = (uint64_t)(next64() % 2) << 31 | ((ex0 << 23) + (next64() & 0x7fffff));
         uint64_t gap = next64() % 3 ? 1 : 1 + next64() % 4000;
         for (size_t i = 0; i < len; i++) {
             x[i] = xb + i * gap;
@@ -102,6 +116,11 @@ int main(int argc, char **argv)
             gs_fused_span_of(&en[j], eok[j], &en[j + 1], eok[j + 1], &s[j]);
             spans++;
             spans_ok += s[j].ok != 0;
+            one_r += s[j].ok && s[j].rlo == s[j].rhi;
+            if (s[j].ok && s[j].rd != -2 && (s[j].rd < s[j].rlo - 1 || s[j].rd > s[j].rhi)) {
+                if (wrong++ < 20) /* RD is RN or the one below it */
+                    printf("FAIL: rd 0x%llx outside [rlo - 1, rhi]\n", (long long)s[j].rd);
+            }
         }
         /* the outputs, and every input's RN(f(x)) within its span's [rlo, rhi] */
         uint64_t y[MAXR];
@@ -116,6 +135,21 @@ int main(int argc, char **argv)
             }
             const struct gs_fused_span *sp = &s[i / GS_SPAN];
             int64_t wm = (int64_t)(w.want & 0x7fffffff);
+            /* the span's RD(f(x)) where it has one: RN(f(x)) or the pattern below it, and that
+             * one is faithful (gs_measure) exactly where it is RD */
+            if (sp->ok && sp->rd != -2 && wm >= 1) {
+                struct gs_meas wd;
+                uint64_t yd = (w.want & 0x80000000) | (uint64_t)(wm - 1);
+                if (gs_measure(ref, f, GELUREF_F32, x[i], yd, &wd) != GELUREF_OK) {
+                    printf("FAIL: gs_measure\n");
+                    return 1;
+                }
+                int64_t rd = wd.faithful ? wm - 1 : wm;
+                if (rd != sp->rd && wrong++ < 20)
+                    printf("FAIL %s x=%a: RD(f(x)) 0x%08llx, the span's rd 0x%08llx\n",
+                           geluref_func_name(f), xd[i], (unsigned long long)rd,
+                           (unsigned long long)sp->rd);
+            }
             if (sp->ok && ((w.want & 0x80000000) != sp->sign || wm < sp->rlo || wm > sp->rhi)) {
                 if (wrong++ < 20)
                     printf("FAIL %s x=%a: RN(f(x)) 0x%08llx outside the span [0x%08llx, "
@@ -126,8 +160,9 @@ int main(int argc, char **argv)
             }
             uint64_t sg = w.want & 0x80000000;
             int64_t d = moves[next64() % (sizeof moves / sizeof moves[0])];
-            switch (next64() % 8) {
+            switch (next64() % 9) {
             case 0: case 1: case 2: y[i] = sg | (uint64_t)(wm + (next64() % 2 ? d : -d)); break;
+            case 8: y[i] = sg | (uint64_t)(wm + (int64_t)(next64() % 3) - 1); break; /* 0, +-1 */
             case 3: {
                 double r = ldexp(1.0, -(int)(3 + next64() % 20));
                 double v = f32_of((uint32_t)w.want) * (1 + (next64() % 2 ? r : -r));
@@ -185,6 +220,19 @@ int main(int argc, char **argv)
             else
                 b.max_abs = uh * st->p2k * (1 + 0x1p-50) + 0x1p-1074;
         }
+        /* half the time the kernel's own measurement: judged by a policy (its maxima at or
+         * next to the run's errors, faithful or not) */
+        struct gs_policy_values v;
+        memset(&v, 0, sizeof v);
+        static const double pulps[] = { INFINITY, 0.5, 1, 2, 4, 100, 0, NAN };
+        static const double crs[] = { INFINITY, 0, 1, 2, 100, NAN };
+        v.max_ulp = next64() % 3 ? pulps[next64() % (sizeof pulps / sizeof pulps[0])]
+                                 : bound_near(t->ulp);
+        v.max_cr_distance = crs[next64() % (sizeof crs / sizeof crs[0])];
+        v.faithful = (int)(next64() % 2);
+        v.abs_tol = next64() % 4 ? 0 : 1e-3;
+        v.accuracy_domain = next64() % 2 ? GS_DOMAIN_NORMAL : GS_DOMAIN_ALL;
+        b.v = next64() % 2 ? &v : NULL;
         unsigned char tg[MAXR], ta[MAXR + 1];
         struct gs_quick_counts cg, ca;
         memset(&cg, 0, sizeof cg);
@@ -219,11 +267,18 @@ int main(int argc, char **argv)
         (void)ta;
         for (size_t i = 0; i < len; i++) {
             outs++;
-            if (!tg[i])
+            if (!tg[i]) {
+                /* refused for the policy alone (taken unjudged) */
+                struct gs_quick_bounds bn = b;
+                bn.v = NULL;
+                int hn, fn;
+                judged_left += b.v != NULL && ok[i] &&
+                               gs_fused_span_take(&s[i / GS_SPAN], x[i], y[i], &bn, &hn, &fn);
                 continue;
+            }
             taken++;
-            int h = -1;
-            if (!gs_fused_span_take(&s[i / GS_SPAN], x[i], y[i], &b, &h) || !ok[i]) {
+            int h = -1, fa = -1;
+            if (!gs_fused_span_take(&s[i / GS_SPAN], x[i], y[i], &b, &h, &fa) || !ok[i]) {
                 if (wrong++ < 20)
                     printf("FAIL: the lane took an output gs_fused_span_take refuses\n");
                 continue;
@@ -234,7 +289,19 @@ int main(int argc, char **argv)
             int zero = (y[i] & 0x7fffffff) == 0;
             zeros += zero;
             zeros_tie += zero && b.max_rel == 1.0;
-            if (mi->cr || mi->faithful || gs_hist_index(mi->cr_distance) != h ||
+            d1_fa += h == 1 && fa;
+            d1_unfa += h == 1 && !fa;
+            judged_taken += b.v != NULL;
+            if (b.v != NULL && gs_policy_judge(b.v, mi) != GS_K_NONE) {
+                if (wrong++ < 20)
+                    printf("FAIL %s x=%a y=0x%08llx: taken as passed, but the policy fails it "
+                           "(%d; ulp %a cr_distance %lld faithful %d; max_ulp %a "
+                           "max_cr_distance %a faithful %d)\n",
+                           geluref_func_name(f), xd[i], (unsigned long long)y[i],
+                           (int)gs_policy_judge(b.v, mi), mi->ulp, (long long)mi->cr_distance,
+                           mi->faithful, b.v->max_ulp, b.v->max_cr_distance, b.v->faithful);
+            }
+            if (mi->cr != (h == 0) || mi->faithful != fa || gs_hist_index(mi->cr_distance) != h ||
                 !(mi->ulp < b.max_ulp) || !(mi->abs_err < b.max_abs) ||
                 !(mi->rel_err < b.max_rel ||
                   (mi->rel_err == b.max_rel && x[i] > b.max_rel_x))) {
@@ -288,18 +355,22 @@ int main(int argc, char **argv)
     printf("%lu blocks of inputs left compared eight at a time, %lu different\n", left_tries,
            left_differ);
     differ += left_differ;
-    printf("%lu runs, %lu spans (%lu hold), %lu outputs, %lu taken (buckets 2 to >256: %lu %lu "
-           "%lu %lu %lu; %lu with an error above half its maximum; %lu zeros, %lu of them at "
-           "max_rel 1), %lu wrong, %lu different four or eight at a time%s%s\n",
-           runs, spans, spans_ok, outs, taken, bucket[2], bucket[3], bucket[4], bucket[5],
-           bucket[6], near_max, zeros, zeros_tie, wrong, differ,
+    printf("%lu runs, %lu spans (%lu hold, %lu with one RN), %lu outputs, %lu taken (buckets 0 "
+           "to >256: %lu %lu %lu %lu %lu %lu %lu; at distance 1 %lu faithful, %lu not; %lu "
+           "judged, %lu refused by the policy alone; %lu with an error above half its maximum; "
+           "%lu zeros, %lu of them at max_rel 1), %lu wrong, %lu different four or eight at a "
+           "time%s%s\n",
+           runs, spans, spans_ok, one_r, outs, taken, bucket[0], bucket[1], bucket[2], bucket[3],
+           bucket[4], bucket[5], bucket[6], d1_fa, d1_unfa, judged_taken, judged_left, near_max,
+           zeros, zeros_tie, wrong, differ,
            avx2 ? "" : " (no AVX2: not compared)",
            avx512 ? "" : " (no AVX-512: eight at a time not compared)");
     int reached = 1;
-    for (int i = 2; i < GS_HIST_N - 1; i++)
+    for (int i = 0; i < GS_HIST_N - 1; i++)
         reached &= bucket[i] > 0;
     if (runs < (unsigned long)n / 4 || spans_ok < spans / 2 || taken < outs / 20 ||
-        outs - taken < outs / 5 || !reached || near_max == 0 || zeros == 0 || zeros_tie == 0) {
+        outs - taken < outs / 5 || !reached || near_max == 0 || zeros == 0 || zeros_tie == 0 ||
+        one_r == 0 || d1_fa == 0 || d1_unfa == 0 || judged_taken == 0 || judged_left == 0) {
         printf("FAIL: too few runs, spans, outputs taken or refused, or buckets reached for the "
                "comparison to mean anything\n");
         return 1;
