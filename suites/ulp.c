@@ -507,6 +507,7 @@ struct fused_state {
     unsigned skip_own, skip_ex;
     unsigned skip_qown, skip_qex; /* the quick lanes' likewise (a quarter) */
     unsigned skip_span;           /* the span lane's (half) */
+    unsigned skip_spo;            /* the own span lane's (half) */
 };
 
 /* Blocks without a lane after one where it took fewer than half (fused_state.skip_own). */
@@ -765,10 +766,30 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
     struct gs_quick_counts n = { 0 };
     uint64_t full = 0; /* accounted in full (the largest errors the lanes left) */
     double uh[ULP_MEAS_BLOCK];
-    if (bound)
+    size_t nok = 0; /* the inputs ok leaves (fewer than half after a span lane took most) */
+    for (size_t q = 0; q < k; q++)
+        nok += ok[q] != 0;
+    if (bound && 2 * nok >= k) {
         gs_fused_bound_lane_n(e, ok, y, k, lim, t, &n, quick ? uh : NULL);
-    else
+    } else if (bound) { /* over a copy of them side by side (the same decisions) */
         memset(t, 0, k);
+        for (size_t q = 0; quick && q < k; q++)
+            uh[q] = -1;
+        struct geluref_encl ec[ULP_MEAS_BLOCK / 2];
+        uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
+        unsigned char okc[ULP_MEAS_BLOCK / 2], idx[ULP_MEAS_BLOCK], tq[ULP_MEAS_BLOCK / 2];
+        double uc[ULP_MEAS_BLOCK / 2];
+        size_t len = 0, m = nok > 0 ? sel_copy(e, ok, x, y, k, ec, xc, yc, okc, idx, &len) : 0;
+        if (m > 0)
+            gs_fused_bound_lane_n(ec, okc, yc, len, lim, tq, &n, quick ? uc : NULL);
+        for (size_t j = 0; j < m; j++) {
+            t[idx[j]] = tq[j];
+            if (quick)
+                uh[idx[j]] = uc[j];
+        }
+    } else {
+        memset(t, 0, k);
+    }
     *crn = n.n;
     if (quick && n.n < k) {
         unsigned char rest[ULP_MEAS_BLOCK];
@@ -1061,6 +1082,85 @@ static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct f
     return 0;
 }
 
+/* The kernel's own measurement of the block's last input (k > 1) first, in full where its
+ * enclosure gives V itself (lane_account): as the exact function's (fused_block), so that
+ * where a kernel's errors grow along a binade the lanes find most of the block's below the
+ * maxima.  Near 0 they do: an output holds for many inputs while f moves away from it (a
+ * kernel's 0.5 against gelu_tanh_grad's 0.5 + 0.8 x, errors growing with x through each
+ * binade below 2^-26), so every block's errors are above the maxima its predecessors left,
+ * and every input would go the dear way (fused_quick one at a time, pass 2 to 5).  The same
+ * result (any input may be accounted in full at any time); the caller marks it done and
+ * masks it off (ok 0).  *pre = k - 1 where accounted; returns -1 where account() stopped the
+ * run. */
+static int pre_own(const struct geluref_encl *e, unsigned char *ok, const uint64_t *x,
+                   const uint64_t *y, size_t k, struct gs_errstat *st, struct lane_full *lf,
+                   size_t *pre)
+{
+    if (k < 2 || !ok[k - 1])
+        return 0;
+    int r = lane_account(e, x, y, k - 1, st, lf);
+    if (r > 0) {
+        *pre = k - 1;
+        ok[k - 1] = 0;
+    }
+    return r < 0 ? -1 : 0;
+}
+
+/* The span lane's enclosures (ulp_lane.h): f at the ends of each GS_SPAN inputs of the block
+ * (xd, k inputs), the spans of the runs between them into sp, and the last input's
+ * enclosure into e[k - 1], ok[k - 1] (an end itself). */
+static void span_ends(enum geluref_func f, const double *xd, size_t k, struct gs_fused_span *sp,
+                      struct geluref_encl *e, unsigned char *ok)
+{
+    size_t nsb = (k - 1) / GS_SPAN + 1; /* runs: j covers inputs GS_SPAN j .. (ends) */
+    double xe[ULP_MEAS_BLOCK / GS_SPAN + 2];
+    struct geluref_encl ee[ULP_MEAS_BLOCK / GS_SPAN + 2];
+    unsigned char oke[ULP_MEAS_BLOCK / GS_SPAN + 2];
+    for (size_t j = 0; j <= nsb; j++)
+        xe[j] = xd[GS_SPAN * j < k - 1 ? GS_SPAN * j : k - 1];
+    geluref_enclose_n(f, xe, nsb + 1, ee, oke);
+    for (size_t j = 0; j < nsb; j++)
+        gs_fused_span_of(&ee[j], oke[j], &ee[j + 1], oke[j + 1], &sp[j]);
+    e[k - 1] = ee[nsb];
+    ok[k - 1] = oke[nsb];
+}
+
+/* The span lane over the block's first m inputs (m = k, or k - 1 where the last one is
+ * accounted already) against bounds b: what it takes is counted into st at once (one point
+ * each, its bucket, correctly rounded and faithful as the lane says) and done (tk[q] = 1).
+ * Then f's enclosures of the inputs it left, side by side, into e and ok; those it took are
+ * not enclosed (ok 0: the lanes mask them off, no pass reads them).  Returns how many it
+ * took. */
+static uint64_t span_take(enum geluref_func f, const struct gs_fused_span *sp, const double *xd,
+                          const uint64_t *x, const uint64_t *y, size_t m,
+                          const struct gs_quick_bounds *b, struct gs_errstat *st,
+                          unsigned char *tk, struct geluref_encl *e, unsigned char *ok)
+{
+    unsigned char oks[ULP_MEAS_BLOCK];
+    memset(oks, 1, m);
+    struct gs_quick_counts cs;
+    memset(&cs, 0, sizeof cs);
+    gs_fused_span_lane_n(sp, oks, x, y, m, b, tk, &cs);
+    st->points += cs.n;
+    st->cr += cs.cr;
+    st->faithful += cs.faithful;
+    for (int i = 0; i < GS_HIST_N; i++)
+        st->hist[i] += cs.hist[i];
+    double xl[ULP_MEAS_BLOCK];
+    unsigned char il[ULP_MEAS_BLOCK], okl[ULP_MEAS_BLOCK];
+    struct geluref_encl el[ULP_MEAS_BLOCK];
+    memset(ok, 0, m);
+    size_t nl = gs_left_n(xd, tk, m, xl, il);
+    if (nl > 0) {
+        geluref_enclose_n(f, xl, nl, el, okl);
+        for (size_t j = 0; j < nl; j++) {
+            e[il[j]] = el[j];
+            ok[il[j]] = okl[j];
+        }
+    }
+    return cs.n;
+}
+
 /* Inputs i0 .. i0 + k - 1 of a local binary32 item.  Pass 1: the measurements the
  * enclosures decide, and the policy's verdict where certain.  Pass 2: the few that could raise
  * a maximum (fused_pick_max), and the failing ones of the largest errors that could enter a
@@ -1083,7 +1183,6 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     const uint64_t *x = a->x + i0, *y = a->y + i0;
     for (size_t q = 0; q < k; q++)
         xd[q] = value_of_x(GELUREF_F32, x[q]);
-    geluref_enclose_n(c->func, xd, k, en, ok);
     /* pass 1.  Where the block's inputs (a local item's share a binade) lie between two
      * patterns of one sign and one region (their binade's ends, else their least and
      * greatest), that is every input's region (a region is an interval, and |x| grows with
@@ -1121,13 +1220,42 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     int one_rg = rg0 < GS_N_REGIONS && ((xlo ^ xhi) >> 31) == 0 &&
                  rg0 == region_of(GELUREF_F32, xhi);
-    struct gs_bound_limits lim_own = gs_fused_bound_limits(-1, -1, -1, 0, 0, NULL, -INFINITY);
-    struct gs_bound_limits lim_ex = lim_own;
-    int lane_own = 0, lane_ex = 0; /* try the lanes in this block */
     /* statistics empty at the block's start (an item's first block in the region): a lane
      * that takes few of it does not say that it would take few of the next */
     int fresh_own = one_rg && a->loc[rg0].points == 0;
     int fresh_ex = one_rg && u->exact && a->ex_loc[rg0].points == 0;
+    /* The kernel's own function's enclosures: of every input, or, for the span lane, first of
+     * the ends of each GS_SPAN inputs only, as the exact function's below (where its function
+     * is monotone over the block and the statistics have maxima to test against): near 0,
+     * where an output's value holds for many inputs, a run's RN(f(x)) is often one and the
+     * lane takes most outputs, correctly rounded or not, passed by the policy.  Those it
+     * leaves are enclosed after it. */
+    unsigned char tk_spo[ULP_MEAS_BLOCK];
+    uint64_t n_spo = 0;
+    size_t pre_o = k; /* the input whose own measurement is done first (below), or k */
+    struct lane_full lfo = { u, a, t, p, rg0, 1, 0 };
+    if (u->exhaustive && one_rg && fs.skip_spo == 0 && k > GS_SPAN && x[0] < x[k - 1] &&
+        a->loc[rg0].max_ulp >= 0 &&
+        geluref_monotone(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0) {
+        struct gs_fused_span spo[ULP_MEAS_BLOCK / GS_SPAN + 1];
+        span_ends(c->func, xd, k, spo, en, ok);
+        if (pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o) < 0)
+            return 1;
+        struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
+        n_spo = span_take(c->func, spo, xd, x, y, pre_o < k ? k - 1 : k, &b, &a->loc[rg0],
+                          tk_spo, en, ok);
+        tk_spo[k - 1] &= pre_o == k;
+        if (2 * n_spo < k && !fresh_own)
+            fs.skip_spo = FUSED_LANE_SKIP;
+    } else {
+        fs.skip_spo -= fs.skip_spo > 0;
+        geluref_enclose_n(c->func, xd, k, en, ok);
+        if (u->exhaustive && one_rg && pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o) < 0)
+            return 1;
+    }
+    struct gs_bound_limits lim_own = gs_fused_bound_limits(-1, -1, -1, 0, 0, NULL, -INFINITY);
+    struct gs_bound_limits lim_ex = lim_own;
+    int lane_own = 0, lane_ex = 0; /* try the lanes in this block */
     /* The exact function's enclosures: of every input, or, for the span lane (ulp_lane.h),
      * first of the ends of each GS_SPAN inputs only, in an exhaustive sweep (whose items hold
      * their binade's inputs in increasing patterns, item_inputs, of one sign where one_rg: so
@@ -1138,18 +1266,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     int span = u->exhaustive && u->exact && one_rg && fs.skip_span == 0 && k > GS_SPAN &&
                x[0] < x[k - 1] &&
                geluref_monotone(u->exact, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0;
-    size_t nsb = (k - 1) / GS_SPAN + 1; /* runs: j covers inputs GS_SPAN j .. (ends) */
     if (span) {
-        double xe[ULP_MEAS_BLOCK / GS_SPAN + 2];
-        struct geluref_encl ee[ULP_MEAS_BLOCK / GS_SPAN + 2];
-        unsigned char oke[ULP_MEAS_BLOCK / GS_SPAN + 2];
-        for (size_t j = 0; j <= nsb; j++)
-            xe[j] = xd[GS_SPAN * j < k - 1 ? GS_SPAN * j : k - 1];
-        geluref_enclose_n(u->exact, xe, nsb + 1, ee, oke);
-        for (size_t j = 0; j < nsb; j++)
-            gs_fused_span_of(&ee[j], oke[j], &ee[j + 1], oke[j + 1], &sp[j]);
-        ex[k - 1] = ee[nsb]; /* for the last input's measurement below */
-        okx[k - 1] = oke[nsb];
+        span_ends(u->exact, xd, k, sp, ex, okx); /* (ex[k - 1]: the last input's, below) */
     } else if (u->exact) {
         geluref_enclose_n(u->exact, xd, k, ex, okx);
     }
@@ -1229,32 +1347,9 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     unsigned char tk_span[ULP_MEAS_BLOCK];
     uint64_t n_span = 0;
     if (span) {
-        unsigned char oks[ULP_MEAS_BLOCK];
-        memset(oks, 1, k - 1);
-        oks[k - 1] = 0;
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
-        struct gs_quick_counts cs;
-        memset(&cs, 0, sizeof cs);
-        gs_fused_span_lane_n(sp, oks, x, y, k, &b, tk_span, &cs);
-        n_span = cs.n;
-        struct gs_errstat *sx = &a->ex_loc[rg0];
-        sx->points += cs.n;
-        sx->cr += cs.cr;
-        sx->faithful += cs.faithful;
-        for (int i = 0; i < GS_HIST_N; i++)
-            sx->hist[i] += cs.hist[i];
-        double xl[ULP_MEAS_BLOCK];
-        unsigned char il[ULP_MEAS_BLOCK], okl[ULP_MEAS_BLOCK];
-        struct geluref_encl el[ULP_MEAS_BLOCK];
-        memset(okx, 0, k - 1);
-        size_t nl = gs_left_n(xd, tk_span, k - 1, xl, il);
-        if (nl > 0) {
-            geluref_enclose_n(u->exact, xl, nl, el, okl);
-            for (size_t j = 0; j < nl; j++) {
-                ex[il[j]] = el[j];
-                okx[il[j]] = okl[j];
-            }
-        }
+        n_span = span_take(u->exact, sp, xd, x, y, k - 1, &b, &a->ex_loc[rg0], tk_span, ex, okx);
+        tk_span[k - 1] = 0;
         if (2 * n_span < k && !fresh_ex)
             fs.skip_span = FUSED_LANE_SKIP;
     }
@@ -1266,7 +1361,21 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         n_ex = block_lanes(ex, okx, x, y, k, lane_ex, &lim_ex, quick_ex, &b, tk_ex,
                            &a->ex_loc[rg0], failed, &crn_ex, &lf);
     }
-    if (quick_own && 4 * n_own < k && !fresh_own)
+    if (n_spo > 0) { /* the own span lane's inputs are done, as the other lanes' */
+        if (!any_own)
+            memcpy(tk_own, tk_spo, k);
+        else
+            flags_or(tk_own, tk_spo, k);
+        any_own = 1;
+    }
+    if (pre_o < k) { /* accounted above */
+        if (!any_own)
+            memset(tk_own, 0, k);
+        tk_own[pre_o] = 1;
+        any_own = 1;
+    }
+    /* (the own lanes against the inputs the own span lane left them) */
+    if (quick_own && 4 * n_own < k - n_spo && !fresh_own)
         fs.skip_qown = FUSED_LANE_SKIP;
     if (n_span > 0) { /* the span lane's inputs are done, as the other lanes' */
         if (!any_ex)
@@ -1278,7 +1387,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     /* (the exact function's lanes against the inputs the span lane left them) */
     if (quick_ex && 4 * n_ex < k - n_span && !fresh_ex)
         fs.skip_qex = FUSED_LANE_SKIP;
-    if (lane_own && 2 * crn_own < k && !fresh_own)
+    if (lane_own && 2 * crn_own < k - n_spo && !fresh_own)
         fs.skip_own = FUSED_LANE_SKIP;
     if (lane_ex && 2 * crn_ex < k - n_span && !fresh_ex)
         fs.skip_ex = FUSED_LANE_SKIP;

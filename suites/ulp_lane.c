@@ -86,8 +86,12 @@ void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned 
             er->abs[q] = m.abs;
             er->a[q] = m.a;
         }
+        /* (a tie of the relative error itself, ulp / a at a larger x, for a normal result:
+         * the vector versions test it there) */
         int rel = gs_fused_rel_below(&m, b->max_rel) ||
-                  (m.rel_one && gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x[q]));
+                  (m.rel_one ? gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x[q])
+                             : normal_result(&e[q]) && gs_fused_rel(&m) == b->max_rel &&
+                                   x[q] > b->max_rel_x);
         if (!((m.ulp < b->max_ulp || (m.ulp == b->max_ulp && x[q] > b->max_ulp_x)) &&
               (m.abs < b->max_abs || (m.abs == b->max_abs && x[q] > b->max_abs_x)) && rel))
             continue;

@@ -271,10 +271,11 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
     s->sc = gs_fused_pow2(23 - E);
     s->p2k = gs_fused_pow2(E - 23);
     int64_t base = (E + 126) * ((int64_t)1 << 23); /* bits of r 2^k: base + r */
-    s->rlo = base + (int64_t)floor(s->ms - s->w + 0.5 - 0x1p-20);
-    s->rhi = base + (int64_t)floor(s->ms + s->w + 0.5 + 0x1p-20);
-    int64_t flo = (int64_t)floor(s->ms - s->w - 0x1p-20);
-    int64_t fhi = (int64_t)floor(s->ms + s->w + 0x1p-20);
+    /* (floor as the conversion's truncation: every one of these is above 2^23 - 1) */
+    s->rlo = base + (int64_t)(s->ms - s->w + 0.5 - 0x1p-20);
+    s->rhi = base + (int64_t)(s->ms + s->w + 0.5 + 0x1p-20);
+    int64_t flo = (int64_t)(s->ms - s->w - 0x1p-20);
+    int64_t fhi = (int64_t)(s->ms + s->w + 0x1p-20);
     s->rd = flo == fhi ? base + flo : -2;
     s->sign = sign;
     s->ok = 1;

@@ -250,7 +250,8 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
     const __m512i vcrmax = _mm512_set1_epi64(judged ? gs_span_crmax(b->v->max_cr_distance) : 0);
     const __m512d vpu = _mm512_set1_pd(judged ? b->v->max_ulp : 0);
     const __mmask8 nofa = judged && b->v->faithful ? 0 : 0xff; /* faithful not asked */
-    uint64_t n = 0, ncr = 0, nfa = 0, c1 = 0, c2 = 0, c4 = 0, c16 = 0, c256 = 0;
+    __m512i vn = zero, vcr = zero, vfa = zero, vc1 = zero, vc2 = zero, vc4 = zero, vc16 = zero;
+    __m512i vc256 = zero;
     for (size_t j = 0; j * GS_SPAN < k; j++) {
         const struct gs_fused_span *sp = &s[j];
         size_t q = j * GS_SPAN, end = q + GS_SPAN < k ? q + GS_SPAN : k;
@@ -320,16 +321,22 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
                                                         (fam | nofa) &
                                                         _mm512_cmp_pd_mask(uh, vpu, _CMP_LE_OQ)));
             _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
-            n += (unsigned)__builtin_popcount(good);
-            ncr += (unsigned)__builtin_popcount(good & (__mmask8)~g0);
-            nfa += (unsigned)__builtin_popcount(good & fam);
-            c1 += (unsigned)__builtin_popcount(good & g1);
-            c2 += (unsigned)__builtin_popcount(good & g2);
-            c4 += (unsigned)__builtin_popcount(good & g4);
-            c16 += (unsigned)__builtin_popcount(good & g16);
-            c256 += (unsigned)__builtin_popcount(good & g256);
+            /* the counts lane by lane (masked adds, summed once at the end) */
+            vn = _mm512_mask_add_epi64(vn, good, vn, one);
+            vcr = _mm512_mask_add_epi64(vcr, good & (__mmask8)~g0, vcr, one);
+            vfa = _mm512_mask_add_epi64(vfa, good & fam, vfa, one);
+            vc1 = _mm512_mask_add_epi64(vc1, good & g1, vc1, one);
+            vc2 = _mm512_mask_add_epi64(vc2, good & g2, vc2, one);
+            vc4 = _mm512_mask_add_epi64(vc4, good & g4, vc4, one);
+            vc16 = _mm512_mask_add_epi64(vc16, good & g16, vc16, one);
+            vc256 = _mm512_mask_add_epi64(vc256, good & g256, vc256, one);
         }
     }
+    uint64_t n = (uint64_t)_mm512_reduce_add_epi64(vn), ncr = (uint64_t)_mm512_reduce_add_epi64(vcr);
+    uint64_t nfa = (uint64_t)_mm512_reduce_add_epi64(vfa), c1 = (uint64_t)_mm512_reduce_add_epi64(vc1);
+    uint64_t c2 = (uint64_t)_mm512_reduce_add_epi64(vc2), c4 = (uint64_t)_mm512_reduce_add_epi64(vc4);
+    uint64_t c16 = (uint64_t)_mm512_reduce_add_epi64(vc16);
+    uint64_t c256 = (uint64_t)_mm512_reduce_add_epi64(vc256);
     cnt->n += n;
     cnt->cr += ncr;
     cnt->faithful += nfa;
@@ -592,9 +599,15 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
         /* gs_fused_rel_below: ulp < M a (1 - 2^-50); a flush's 1 below M or equal to it at a
          * larger x */
         __mmask8 relz = relz_all | (relz_tie & _mm512_cmpgt_epu64_mask(xv, vmrx));
-        below &= _mm512_cmp_pd_mask(ulp, _mm512_mul_pd(_mm512_mul_pd(vmr, a), relm),
-                                    _CMP_LT_OQ) |
-                 (z & relz);
+        __mmask8 relp = _mm512_cmp_pd_mask(ulp, _mm512_mul_pd(_mm512_mul_pd(vmr, a), relm),
+                                           _CMP_LT_OQ);
+        /* a tie of the relative error itself (ulp / a, measure.c's division) at a larger x:
+         * near 0 an output and V hold for many inputs, so their errors are all the same */
+        __mmask8 tie = good & below & (__mmask8)~(relp | z);
+        if (tie != 0)
+            relp |= tie & _mm512_cmp_pd_mask(_mm512_div_pd(ulp, a), vmr, _CMP_EQ_OQ) &
+                    _mm512_cmpgt_epu64_mask(xv, vmrx);
+        below &= relp | (z & relz);
         good &= below;
         __mmask8 failed = 0, f0 = 0, f1 = 0;
         if (judge) {

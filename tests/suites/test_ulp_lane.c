@@ -117,7 +117,8 @@ static struct geluref_encl alter(struct geluref_encl e, unsigned kind)
 static unsigned long q_cmp, q_take, q_failed, q_cr, q_judged, q_far, q_bad;
 static unsigned long q_wide, q_wide8, q_wide_sub; /* blocks eight at a time */
 static unsigned long q_bucket[GS_HIST_N], q_flush, q_failed_flush, q_flush_normal, q_sub,
-    q_sub_judged, q_sub_flush, q_failed_ftz, q_failed_sz, q_tie, q_er, q_er_set, q_er_left;
+    q_sub_judged, q_sub_flush, q_failed_ftz, q_failed_sz, q_tie, q_er, q_er_set, q_er_left,
+    q_rtie;
 
 /* 1 when e encloses a result below the normal binary32 numbers (E < -126: the quick lane's
  * subnormal case, quick_sub4). */
@@ -351,6 +352,9 @@ static void quick(enum geluref_func f, const double *xs, const struct geluref_en
         struct gs_fused_meas mt;
         q_tie += tg[i] != 0 && gs_fused_measure_f32_quick(&e[i], y[i], &mt) &&
                  (mt.ulp == b.max_ulp || mt.abs == b.max_abs);
+        /* the relative error's own tie (its quotient, at a larger x), a flush's 1 aside */
+        q_rtie += tg[i] != 0 && gs_fused_measure_f32_quick(&e[i], y[i], &mt) && !mt.rel_one &&
+                  gs_fused_rel(&mt) == b.max_rel;
         q_sub_judged += tg[i] != 0 && sub_of(&e[i]) && b.v != NULL;
         struct gs_fused_meas mi;
         q_sub_flush += tg[i] != 0 && sub_of(&e[i]) && b.v != NULL &&
@@ -440,10 +444,12 @@ int main(int argc, char **argv)
     printf("quick lane: %lu decisions compared, %lu taken (%lu failed, %lu correctly rounded, "
            "%lu judged, %lu zeros of which %lu failed and %lu of a normal result, %lu of a "
            "subnormal result of which %lu judged and %lu flushed; failed ftz %lu, signed_zero "
-           "%lu; %lu tied with a maximum), %lu blocks eight at a time (the first eight: %lu "
-           "normal results, %lu with a subnormal one), %lu different\n", q_cmp, q_take,
+           "%lu; %lu tied with a maximum, %lu with the relative one), %lu blocks eight at a "
+           "time (the first eight: %lu normal results, %lu with a subnormal one), %lu "
+           "different\n", q_cmp, q_take,
            q_failed, q_cr, q_judged, q_flush, q_failed_flush, q_flush_normal, q_sub, q_sub_judged,
-           q_sub_flush, q_failed_ftz, q_failed_sz, q_tie, q_wide, q_wide8, q_wide_sub, q_bad);
+           q_sub_flush, q_failed_ftz, q_failed_sz, q_tie, q_rtie, q_wide, q_wide8, q_wide_sub,
+           q_bad);
     printf("errors out: %lu entries compared, %lu set (%lu of them refused)\n", q_er, q_er_set,
            q_er_left);
     int buckets = 1; /* every bucket above "1" but "nan" reached */
@@ -452,7 +458,7 @@ int main(int argc, char **argv)
     if (q_take < q_cmp / 50 || q_cmp - q_take < q_cmp / 20 || q_failed < q_take / 100 ||
         q_cr < q_take / 100 || q_far < q_take / 100 || !buckets || q_flush < q_take / 100 ||
         q_failed_flush < q_flush_normal / 10 || q_sub < q_take / 100 || q_sub_judged < q_sub / 10 ||
-        q_sub_flush == 0 || q_failed_ftz == 0 || q_failed_sz == 0 || q_tie == 0 ||
+        q_sub_flush == 0 || q_failed_ftz == 0 || q_failed_sz == 0 || q_tie == 0 || q_rtie == 0 ||
         q_er_set < q_er / 20 || q_er_left < q_er / 100 || q_er - q_er_set < q_er / 20 ||
         (gs_lane_avx512() &&
          (q_wide8 < q_cmp / MAXB / 20 || q_wide_sub < q_cmp / MAXB / 20))) {

@@ -47,6 +47,18 @@ runs_test(tanh_grad_exact_zeros 1 "${runs_libm}|tanh_grad.f32|--range|-8.05:-7.9
 # the kernel's own errors growing along each block (the sigmoid form near 2^-20): the quick
 # lane's largest errors accounted in full and the lane run again (suites/ulp.c block_lanes)
 runs_test(sigmoid_own_growth 0 "${runs_libm}|sigmoid.f32|--range|0x1p-20:0x1.004p-20")
+# near 0, where a run's RN(f(x)) is one (an output's value holds for many inputs): the span
+# lane takes correctly rounded and faithful outputs too, against the exact function and, where
+# the kernel's own function is monotone, against that one, judged by the policy (suites/ulp.c
+# fused_block; ulp_lane.h); each block's last input accounted first; the relative error's own
+# ties (one V for thousands of inputs below 2^-26) taken by the quick lane; grad_no_xphi's
+# errors (x phi(x), 4 ulps near 0x1.435p-21) crossing the policy's max_ulp, the lane taking only
+# what passes (gelu_grad: no exact function, the own span lane alone)
+runs_test(span_own_tanh_grad 0 "${runs_libm}|tanh_grad.f32|--range|0x1p-12:0x1.01p-12")
+runs_test(span_own_tanh_grad_neg 0 "${runs_libm}|tanh_grad.f32|--range|-0x1.01p-9:-0x1p-9")
+runs_test(span_own_grad 0 "${runs_libm}|grad_erfc.f32|--range|-0x1.01p-9:-0x1p-9")
+runs_test(ties_rel_tanh_grad 0 "${runs_libm}|tanh_grad.f32|--range|0x1p-32:0x1.01p-32")
+runs_test(span_own_grad_fail 1 "run|--adapter|mutants|--suite|ulp|--exhaustive|--threads|2|--kernel|grad_no_xphi.f32|--range|0x1.40p-21:0x1.44p-21")
 # results below the normal binary32 numbers decided by the fused pass (V known there too,
 # suites/ulp_fused.h gs_fused_quick_sub, and the quick lane's case of them): normpdf's
 # subnormal results and the edge 2^-126 (x = -13.19); the tanh form's zeros for a subnormal
