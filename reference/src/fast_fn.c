@@ -8,9 +8,10 @@
  *  - x < -60 (gelu, normcdf, gelu_grad), |x| > 60 (normpdf, gelu_grad2), erfc(x > 42.7):
  *    |f(x)| <= 60^2 phi(60) < 2^-2580, below every dtype's negligible bound (>= 2^-2150).
  *  - saturation, x > 40 (or erfc/erf beyond z = sqrt2 |x| > 60.4, or when the Gaussian term
- *    s is below 2^-(prec+1)): f(x) = c (1 -+ s), c = x, 1 or 2: the open cell next to c on
- *    that side (c is a p-bit number, so a grid point) is at least |c| 2^-prec wide and holds
- *    f(x) and the stand-in interval of cell_k().
+ *    s is below 2^-(prec+1): gelu, normcdf, erf, erfc, gelu_grad and gelu_tanh_grad from a
+ *    bound on s, each argued at its function): f(x) = c (1 -+ s), c = x, 1 or 2: the open
+ *    cell next to c on that side (c is a p-bit number, so a grid point) is at least |c|
+ *    2^-prec wide and holds f(x) and the stand-in interval of cell_k().
  *  - |x| < 2^-(prec+1): f(x) = c (1 + d) with c = x/2, 1/2 or 1 and |d| < 1.6 |x| < 2^-prec
  *    of a known sign (gelu: 2 phi(0) x (1 - x^2/6 + ...) > 0 relative to x/2; normcdf: 2 phi(0)
  *    x; gelu_grad: 4 phi(0) x; erfc: -2x/sqrt(pi)): the same.  Above these thresholds |d| is
@@ -313,6 +314,43 @@ static enum gr_fx_kind normpdf(double x, struct gr_fx *o)
     return value(o, g, -q, eps_gauss(o));
 }
 
+/* gelu_grad's saturation from below 40: for x >= 1, f = 1 + s with s = phi(x) (x - M(x)) in
+ * (0, x phi(x)) (0 < M(x) < x there), and ln(x phi(x)) = ln x - x^2/2 - ln sqrt(2 pi) <=
+ * (x - 1) - x^2/2 - 0.918938 = -(x - 1)^2/2 - 1.418938 (ln x <= x - 1), below -(prec+1) ln2
+ * once (x - 1)^2 > 2 ((prec+1) ln2 - 1.418938).  The bound: 1.4189 for 1.418938, ln2 rounded
+ * up, the roundings of the sum, product and square root (within 4u) covered by 1 + 2^-40:
+ * 6.64 for bfloat16, 8.35 for binary32, 10.71 for binary64.  Beyond it f lies in the open
+ * cell next to 1 above (cell(): what x > 40 gives, and what the general path below finds
+ * there too), so one rule (GELUREF_RUN_SAME) up to 40. */
+static double gelu_grad_sat_x(const struct gr_fx *o)
+{
+    return (1 + sqrt(2.0 * ((o->prec + 1) * 0x1.62e42fefa39f0p-1 - 1.4189))) * (1 + 0x1p-40);
+}
+
+/* gelu_tanh_grad's saturation from below 30: for x > 2, 0 < f - 1 < A w (gelu_tanh_grad
+ * below), and ln(A w) = ln(2b) + ln x + ln(1 + 3 c2 x^2) - 2b (x + c2 x^3) <= h(x) = 0.46736 +
+ * x/2 + 0.134146 x^2 - 1.5957691 x - 0.0713548 x^3 (b = sqrt(2/pi); ln x <= x/2 for x >= 2,
+ * ln(1 + t) <= t; ln(2b) = 0.467356, 3 c2 = 0.134145, 2b = 1.59576912, 2b c2 = 0.07135482,
+ * each rounded toward the larger h).  h decreases on [2, inf) (h' = -1.0958 + 0.2683 x -
+ * 0.2141 x^2, whose discriminant is negative), so bisection finds a point x_t of [2, 30] with
+ * h(x_t) < -(prec+1) ln2 - 2^-20 (h in double errs by far less than 2^-20 there), and for every
+ * x >= x_t, A w < 2^-(prec+1): f lies in the open cell next to 1 above, as for x > 30.  (7.33
+ * for binary32, 6.09 for bfloat16, 8.87 for binary64.) */
+static double tanh_grad_sat_x(const struct gr_fx *o)
+{
+    const double L = (o->prec + 1) * 0x1.62e42fefa39f0p-1 + 0x1p-20;
+    double lo = 2, hi = 30;
+    for (int i = 0; i < 40; i++) {
+        double m = 0.5 * (lo + hi);
+        double h = 0.46736 + m * (0.5 - 1.5957691) + m * m * (0.134146 - 0.0713548 * m);
+        if (h < -L)
+            hi = m;
+        else
+            lo = m;
+    }
+    return hi;
+}
+
 /* Phi(x) + x phi(x) = g (M(z) - z) for x = -z < 0, 1 + g (x - M(x)) for x > 0.  The
  * difference D = M -+ z is charged absolutely: |dD| <= GR_EPS_M M + 2u^2 |D| (dd_add_d),
  * so near the zero x* = -0.7518 the relative bound grows and the MPFR path takes over. */
@@ -322,6 +360,11 @@ static enum gr_fx_kind gelu_grad(double x, struct gr_fx *o)
         return run(o, tiny(o, -1), -INFINITY, -60);
     if (x > 40)
         return run(o, cell(o, 1.0, 1), 40, INFINITY);
+    if (x > 6.5) { /* below every precision's gelu_grad_sat_x */
+        double sx = gelu_grad_sat_x(o);
+        if (x > sx) /* (sx, 40]: the open interval up to the double after 40 */
+            return run(o, cell(o, 1.0, 1), sx, 0x1.4000000000001p+5);
+    }
     if (fabs(x) < near0(o))
         return run_half(o, cell(o, 0.5, x > 0 ? 1 : -1), x, near0(o));
     double z = fabs(x);
@@ -526,6 +569,11 @@ static enum gr_fx_kind gelu_tanh_grad(double x, struct gr_fx *o)
         return run(o, tiny(o, -1), -INFINITY, -30);
     if (x > 30) /* 1 + (A - 1) w + ..., A w < 2^-2800 */
         return run(o, cell(o, 1.0, 1), 30, INFINITY);
+    if (x > 6.0) { /* below every precision's tanh_grad_sat_x */
+        double sx = tanh_grad_sat_x(o);
+        if (x > sx) /* (sx, 30]: the open interval up to the double after 30 */
+            return run(o, cell(o, 1.0, 1), sx, 0x1.e000000000001p+4);
+    }
     if (fabs(x) < near0(o)) /* 1/2 + sqrt(2/pi) x + O(x^3): |d| < 1.6 |x| */
         return run_half(o, cell(o, 0.5, x > 0 ? 1 : -1), x, near0(o));
     double ea, ew, ed;

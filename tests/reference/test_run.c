@@ -189,6 +189,11 @@ int main(int argc, char **argv)
                        /* erf's and erfc's from sqrt((p + 17) ln2) on, and normcdf's (above) */
                        4.162773055788489, 4.4054649080066985, 5.330950609690335,
                        6.965651630622663,
+                       /* gelu_tanh_grad's (tanh_grad_sat_x) and gelu_grad's (gelu_grad_sat_x)
+                        * for bfloat16, binary16, binary32 and binary64 */
+                       6.087481255704915, 6.356997419967229, 7.3262411727700965,
+                       8.871698458260653, 6.64088282345922, 6.998203240250945,
+                       8.348487518252686, 10.705812963291242,
                        /* normpdf's flat top below 2^-32 and 2^-46 */
                        0x1p-32, 0x1p-46 };
     for (int f = GELUREF_FUNC_FIRST; f <= GELUREF_GELU_GRAD2; f++) {
@@ -221,6 +226,8 @@ int main(int argc, char **argv)
         { GELUREF_ERF, 16.0, 5.330950609690335, 42.7 },
         { GELUREF_ERFC, -5.5, -42.7, -5.330950609690335 },
         { GELUREF_NORMCDF, 7.75, 7.539102652565192, 40.0 },
+        { GELUREF_GELU_GRAD, 10.0, 8.348487518252686, 40.0 },
+        { GELUREF_GELU_TANH_GRAD, 10.0, 7.3262411727700965, 30.0 },
         { GELUREF_NORMPDF, 1e-20, 0, 0x1p-32 },
         { GELUREF_NORMPDF, -0x1.fffffep-33, -0x1p-32, 0 },
     };

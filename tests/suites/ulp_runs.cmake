@@ -88,6 +88,11 @@ runs_test(erf_saturation_start 0 "${runs_libm}|erf_c99.f32|--range|5.33:5.332")
 runs_test(erf_saturation_start_neg 0 "${runs_libm}|erf_c99.f32|--range|-5.332:-5.33")
 runs_test(erfc_two_start 0 "${runs_libm}|erfc_c99.f32|--range|-5.332:-5.33")
 runs_test(normcdf_one_start 0 "${runs_libm}|normcdf.f32|--range|7.538:7.5402")
+# gelu_tanh_grad's saturation below 30 from 7.3262 (fast_fn.c tanh_grad_sat_x) and
+# gelu_grad's below 40 from 8.3485 (gelu_grad_sat_x), SAME: tanh_grad.f32 against both
+runs_test(tanh_grad_saturation_start 0 "${runs_libm}|tanh_grad.f32|--range|7.325:7.328")
+runs_test(grad_saturation_start 0 "${runs_libm}|tanh_grad.f32|--range|8.347:8.35")
+runs_test(grad_erfc_saturation_start 0 "${runs_libm}|grad_erfc.f32|--range|8.347:8.35")
 runs_test(normpdf_flat 0 "${runs_libm}|normpdf.f32|--range|0x1.fffp-33:0x1.001p-32")
 runs_test(normpdf_flat_neg 0 "${runs_libm}|normpdf.f32|--range|-0x1.001p-32:-0x1.fffp-33")
 # kernels that leave the rule's output: +0 for -0 in the tail (a SAME rule), inf from 2^127
