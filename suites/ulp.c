@@ -508,6 +508,7 @@ struct fused_state {
     unsigned skip_qown, skip_qex; /* the quick lanes' likewise (a quarter) */
     unsigned skip_span;           /* the span lane's (half) */
     unsigned skip_spo;            /* the own span lane's (half) */
+    unsigned skip_pre;            /* the own last input taken first (pre_own) */
 };
 
 /* Blocks without a lane after one where it took fewer than half (fused_state.skip_own). */
@@ -767,8 +768,13 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
     uint64_t full = 0; /* accounted in full (the largest errors the lanes left) */
     double uh[ULP_MEAS_BLOCK];
     size_t nok = 0; /* the inputs ok leaves (fewer than half after a span lane took most) */
-    for (size_t q = 0; q < k; q++)
-        nok += ok[q] != 0;
+    {
+        size_t q = 0;
+        for (; q + 8 <= k; q += 8)
+            nok += flags8_count(flags8(ok + q));
+        for (; q < k; q++)
+            nok += ok[q] != 0;
+    }
     if (bound && 2 * nok >= k) {
         gs_fused_bound_lane_n(e, ok, y, k, lim, t, &n, quick ? uh : NULL);
     } else if (bound) { /* over a copy of them side by side (the same decisions) */
@@ -1082,6 +1088,12 @@ static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct f
     return 0;
 }
 
+/* The own span lane is tried below |x| = 2^-4 only: further out an output's value holds for
+ * fewer inputs than a run (f moves by an ulp or more from one input to the next in a tail),
+ * and the lane would take little there (found again every FUSED_LANE_SKIP blocks at a
+ * cost). */
+#define SPAN_OWN_X 0x1p-4
+
 /* The kernel's own measurement of the block's last input (k > 1) first, in full where its
  * enclosure gives V itself (lane_account): as the exact function's (fused_block), so that
  * where a kernel's errors grow along a binade the lanes find most of the block's below the
@@ -1091,17 +1103,27 @@ static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct f
  * and every input would go the dear way (fused_quick one at a time, pass 2 to 5).  The same
  * result (any input may be accounted in full at any time); the caller marks it done and
  * masks it off (ok 0).  *pre = k - 1 where accounted; returns -1 where account() stopped the
- * run. */
+ * run.  Not tried while *skip counts down (the blocks it is left out for, then 0). */
 static int pre_own(const struct geluref_encl *e, unsigned char *ok, const uint64_t *x,
                    const uint64_t *y, size_t k, struct gs_errstat *st, struct lane_full *lf,
-                   size_t *pre)
+                   size_t *pre, unsigned *skip)
 {
+    if (*skip > 0) {
+        --*skip;
+        return 0;
+    }
     if (k < 2 || !ok[k - 1])
         return 0;
+    double mu = st->max_ulp, ma = st->max_abs, mr = st->max_rel;
     int r = lane_account(e, x, y, k - 1, st, lf);
     if (r > 0) {
         *pre = k - 1;
         ok[k - 1] = 0;
+        /* left out for a while where it raised no maximum (errors that do not grow: the
+         * lanes need no help, and the full accounting costs an input or two's share of a
+         * block) */
+        if (st->max_ulp == mu && st->max_abs == ma && st->max_rel == mr)
+            *skip = FUSED_LANE_SKIP;
     }
     return r < 0 ? -1 : 0;
 }
@@ -1235,11 +1257,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     size_t pre_o = k; /* the input whose own measurement is done first (below), or k */
     struct lane_full lfo = { u, a, t, p, rg0, 1, 0 };
     if (u->exhaustive && one_rg && fs.skip_spo == 0 && k > GS_SPAN && x[0] < x[k - 1] &&
-        a->loc[rg0].max_ulp >= 0 &&
+        a->loc[rg0].max_ulp >= 0 && fmax(fabs(xd[0]), fabs(xd[k - 1])) < SPAN_OWN_X &&
         geluref_monotone(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0) {
         struct gs_fused_span spo[ULP_MEAS_BLOCK / GS_SPAN + 1];
         span_ends(c->func, xd, k, spo, en, ok);
-        if (pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o) < 0)
+        if (pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o, &fs.skip_pre) < 0)
             return 1;
         struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
         n_spo = span_take(c->func, spo, xd, x, y, pre_o < k ? k - 1 : k, &b, &a->loc[rg0],
@@ -1250,7 +1272,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     } else {
         fs.skip_spo -= fs.skip_spo > 0;
         geluref_enclose_n(c->func, xd, k, en, ok);
-        if (u->exhaustive && one_rg && pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o) < 0)
+        if (u->exhaustive && one_rg && pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o, &fs.skip_pre) < 0)
             return 1;
     }
     struct gs_bound_limits lim_own = gs_fused_bound_limits(-1, -1, -1, 0, 0, NULL, -INFINITY);

@@ -228,10 +228,10 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * >= 2; faithful: dlo = 0, y = rd or y = rd + 1; judged (b->v): the policy's test as masks,
  * max_cr_distance as gs_span_crmax's integer. */
 _Static_assert(GS_HIST_N == 8, "\">256\" is bucket 6");
-void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned char *ok,
-                                 const uint64_t *x, const uint64_t *y, size_t k,
-                                 const struct gs_quick_bounds *b, unsigned char *take,
-                                 struct gs_quick_counts *cnt)
+static inline __attribute__((always_inline)) void
+span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_t *x,
+           const uint64_t *y, size_t k, const struct gs_quick_bounds *b, unsigned char *take,
+           struct gs_quick_counts *cnt, const int judged)
 {
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi64(1);
     const __m512i ymagm = _mm512_set1_epi64(0x7fffffff), cinf = _mm512_set1_epi64(0x7f800000);
@@ -246,7 +246,6 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
     const __m512d tiny = _mm512_set1_pd(0x1p-1074);
     const __m512d vmu = _mm512_set1_pd(b->max_ulp), vma = _mm512_set1_pd(b->max_abs);
     const __m128i ones8 = _mm_set1_epi8(1);
-    const int judged = b->v != NULL;
     const __m512i vcrmax = _mm512_set1_epi64(judged ? gs_span_crmax(b->v->max_cr_distance) : 0);
     const __m512d vpu = _mm512_set1_pd(judged ? b->v->max_ulp : 0);
     const __mmask8 nofa = judged && b->v->faithful ? 0 : 0xff; /* faithful not asked */
@@ -347,6 +346,19 @@ void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned c
     cnt->hist[4] += c4 - c16;
     cnt->hist[5] += c16 - c256;
     cnt->hist[6] += c256; /* ">256" */
+}
+
+/* (judged or not as a constant of each loop: the kernel's own measurement, and the exact
+ * function's) */
+void gs_fused_span_lane_n_avx512(const struct gs_fused_span *s, const unsigned char *ok,
+                                 const uint64_t *x, const uint64_t *y, size_t k,
+                                 const struct gs_quick_bounds *b, unsigned char *take,
+                                 struct gs_quick_counts *cnt)
+{
+    if (b->v != NULL)
+        span_loop8(s, ok, x, y, k, b, take, cnt, 1);
+    else
+        span_loop8(s, ok, x, y, k, b, take, cnt, 0);
 }
 
 /* ulp_lane_avx2.c's cell4 eight at a time: the enclosure [l, h] of f(x) in units of V's 40-bit
