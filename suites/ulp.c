@@ -370,9 +370,7 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
     enum gs_region rg = region_of(c->dt, tp->x);
     /* the stretch [i, e): inputs above x_t up to the last one the run covers (sweep inputs
      * and kernel outputs are clean dtype bits, gs_ut_bits and load_batch) */
-    size_t e = i;
-    while (e < n && a->x[e] > tp->x && a->x[e] <= tp->xmax)
-        e++;
+    size_t e = gs_ut_stretch_end(a->x, i, n, tp->x, tp->xmax, u->exhaustive);
     uint64_t counted = 0;
     if (tp->scaled)
         for (size_t q = i; q < e; q++)

@@ -7,6 +7,7 @@
 #ifndef GELUCHECK_ULP_UTIL_H
 #define GELUCHECK_ULP_UTIL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "suites.h"
@@ -27,6 +28,24 @@ void gs_ut_shape_of(enum geluref_dtype dt, struct gs_ut_shape *s);
 static inline uint64_t gs_ut_bits(const struct gs_ut_shape *s, int neg, uint64_t mag)
 {
     return (neg ? s->sign : 0) | mag;
+}
+
+/* The end of the stretch of x[i .. n) above xt and at most xmax: the first e >= i with
+ * !(xt < x[e] <= xmax), or n.  Where the caller vouches that x is strictly increasing
+ * (increasing: an exhaustive sweep's item, item_inputs) and x[n - 1] - x[i] = n - 1 - i, the
+ * patterns are consecutive, and with x[i] above xt the stretch ends at xmax without a scan
+ * (tests/suites/test_ulp_stretch.c compares both ways). */
+static inline size_t gs_ut_stretch_end(const uint64_t *x, size_t i, size_t n, uint64_t xt,
+                                       uint64_t xmax, int increasing)
+{
+    if (increasing && i < n && x[i] > xt && x[n - 1] - x[i] == n - 1 - i) {
+        uint64_t span = x[i] <= xmax ? xmax - x[i] + 1 : 0;
+        return span < n - i ? i + (size_t)span : n;
+    }
+    size_t e = i;
+    while (e < n && x[e] > xt && x[e] <= xmax)
+        e++;
+    return e;
 }
 
 /* The magnitudes [*lo, *hi] of sign neg whose values lie in the configured --range (all

@@ -40,6 +40,14 @@ target_link_libraries(test_suites_ulp_lane PRIVATE gc_suites gelucheck_warnings 
 add_test(NAME suites_ulp_lane COMMAND test_suites_ulp_lane 200000 1)
 set_tests_properties(suites_ulp_lane PROPERTIES SKIP_RETURN_CODE 77)
 
+# the end of a rule's run in an item without a scan (suites/ulp_util.h gs_ut_stretch_end)
+# against the scan
+add_executable(test_suites_ulp_stretch suites/test_ulp_stretch.c)
+target_include_directories(test_suites_ulp_stretch PRIVATE ${PROJECT_SOURCE_DIR}/suites
+                                                           ${PROJECT_SOURCE_DIR}/tests/reference)
+target_link_libraries(test_suites_ulp_stretch PRIVATE gc_suites gelucheck_warnings m)
+add_test(NAME suites_ulp_stretch COMMAND test_suites_ulp_stretch 200000 1)
+
 # the span lane (suites/ulp_lane.h: the exact function's measurement from enclosures at the
 # ends of runs of inputs) against gs_measure, and four at a time against one at a time
 add_executable(test_suites_ulp_span suites/test_ulp_span.c)
