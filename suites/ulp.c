@@ -1264,13 +1264,15 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
         n_spo = span_take(c->func, spo, xd, x, y, pre_o < k ? k - 1 : k, &b, &a->loc[rg0],
                           tk_spo, en, ok);
-        tk_spo[k - 1] &= pre_o == k;
+        if (pre_o < k)
+            tk_spo[k - 1] = 0; /* (not the lane's: accounted above) */
         if (2 * n_spo < k && !fresh_own)
             fs.skip_spo = FUSED_LANE_SKIP;
     } else {
         fs.skip_spo -= fs.skip_spo > 0;
         geluref_enclose_n(c->func, xd, k, en, ok);
-        if (u->exhaustive && one_rg && pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o, &fs.skip_pre) < 0)
+        if (u->exhaustive && one_rg &&
+            pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o, &fs.skip_pre) < 0)
             return 1;
     }
     struct gs_bound_limits lim_own = gs_fused_bound_limits(-1, -1, -1, 0, 0, NULL, -INFINITY);
@@ -1368,7 +1370,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     uint64_t n_span = 0;
     if (span) {
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
-        n_span = span_take(u->exact, sp, xd, x, y, k - 1, &b, &a->ex_loc[rg0], tk_span, ex, okx);
+        n_span =
+            span_take(u->exact, sp, xd, x, y, k - 1, &b, &a->ex_loc[rg0], tk_span, ex, okx);
         tk_span[k - 1] = 0;
         if (2 * n_span < k && !fresh_ex)
             fs.skip_span = FUSED_LANE_SKIP;

@@ -30,9 +30,10 @@
  * rounded or any of the four defects), the errors below the maxima as fused_below_max has
  * them (the ulp and absolute ones below theirs or equal at a larger x than max_ulp_x,
  * max_abs_x; the relative one by gs_fused_rel_below's product, or for a zero output, whose
- * relative error is 1, below max_rel or equal to it at a larger x than max_rel_x; the other
- * ties of the relative error, which need its quotient, are left to it), and the policy's
- * verdict certain: passed, or
+ * relative error is 1, below max_rel or equal to it at a larger x than max_rel_x, or for a
+ * normal result by its quotient ulp / a (measure.c's very division) equal to max_rel at a
+ * larger x: near 0 one V holds for thousands of inputs, whose errors are then all equal; the
+ * relative error's other cases are left to it), and the policy's verdict certain: passed, or
  * failed with an ulp error below the unkept bound of its defect (gs_findings_unkept_below of
  * the kind).  The AVX2 version
  * (ulp_lane_avx2.c) performs gs_fused_quick_core's, gs_fused_judge's and the tests' integer
@@ -216,9 +217,9 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * certain, as gs_fused_bound_lane's test: d = 0 (correctly rounded passes every policy), or
  * dhi <= max_cr_distance (the farthest RN(f(x)) can be), faithful where the policy asks it,
  * and uh <= max_ulp (then the ulp_exceeded measurement passes whatever abs_tol is); a zero
- * output is refused there (a flush is another defect).  (Where an approximation is close to the exact function but
- * outputs move by an ulp or more over a run, its errors are within a run's width and the
- * lane takes little; ulp.c then leaves it out for a while.) */
+ * output is refused there (a flush is another defect).  (Where an approximation is close to
+ * the exact function but outputs move by an ulp or more over a run, its errors are within a
+ * run's width and the lane takes little; ulp.c then leaves it out for a while.) */
 #define GS_SPAN 16
 struct gs_fused_span {
     double ms, w;      /* f(x) 2^-k and V 2^-k within [ms - w, ms + w] */

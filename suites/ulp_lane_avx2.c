@@ -607,17 +607,20 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
          * equal to it at a larger x */
         __m256i relz = _mm256_or_si256(relz_all,
                                        _mm256_and_si256(relz_tie, _mm256_cmpgt_epi64(xb, vmrx)));
-        __m256d relp = _mm256_cmp_pd(ulp, _mm256_mul_pd(_mm256_mul_pd(vmr, a), relm), _CMP_LT_OQ);
+        __m256d relp =
+            _mm256_cmp_pd(ulp, _mm256_mul_pd(_mm256_mul_pd(vmr, a), relm), _CMP_LT_OQ);
         /* a tie of the relative error itself (ulp / a, measure.c's division) at a larger x:
          * near 0 an output and V hold for many inputs, so their errors are all the same */
         __m256d tie = _mm256_andnot_pd(_mm256_or_pd(relp, _mm256_castsi256_pd(z)),
                                        _mm256_and_pd(below, _mm256_castsi256_pd(good)));
-        if (_mm256_movemask_pd(tie) != 0)
-            relp = _mm256_or_pd(
-                relp, _mm256_and_pd(
-                          _mm256_and_pd(tie, _mm256_cmp_pd(_mm256_div_pd(ulp, a), vmr, _CMP_EQ_OQ)),
-                          _mm256_castsi256_pd(_mm256_cmpgt_epi64(xb, vmrx))));
-        below = _mm256_and_pd(below, _mm256_or_pd(relp, _mm256_castsi256_pd(_mm256_and_si256(z, relz))));
+        if (_mm256_movemask_pd(tie) != 0) {
+            __m256d eq = _mm256_cmp_pd(_mm256_div_pd(ulp, a), vmr, _CMP_EQ_OQ);
+            relp = _mm256_or_pd(relp, _mm256_and_pd(_mm256_and_pd(tie, eq),
+                                                    _mm256_castsi256_pd(
+                                                        _mm256_cmpgt_epi64(xb, vmrx))));
+        }
+        below = _mm256_and_pd(below,
+                              _mm256_or_pd(relp, _mm256_castsi256_pd(_mm256_and_si256(z, relz))));
         good = _mm256_and_si256(good, _mm256_castpd_si256(below));
         /* gs_fused_judge on the comparisons' four-bit masks (the integer units: the vector
          * units are the lane's bound), each lane's verdict by the same logic */
@@ -783,11 +786,12 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
             good = _mm256_and_si256(_mm256_and_si256(good, okv),
                                     _mm256_and_si256(_mm256_castpd_si256(e2), rel));
             if (judged) {
-                __m256i pass = _mm256_and_si256(
-                    _mm256_andnot_si256(_mm256_cmpgt_epi64(dhi, vcrmax), _mm256_or_si256(fam, nofa)),
-                    _mm256_castpd_si256(_mm256_cmp_pd(uh, vpu, _CMP_LE_OQ)));
-                good = _mm256_andnot_si256(
-                    yz, _mm256_and_si256(good, _mm256_or_si256(_mm256_andnot_si256(g0, all), pass)));
+                __m256i pass = _mm256_and_si256(_mm256_andnot_si256(_mm256_cmpgt_epi64(dhi, vcrmax),
+                                                                    _mm256_or_si256(fam, nofa)),
+                                                _mm256_castpd_si256(_mm256_cmp_pd(uh, vpu,
+                                                                                  _CMP_LE_OQ)));
+                __m256i ok0 = _mm256_or_si256(_mm256_andnot_si256(g0, all), pass);
+                good = _mm256_andnot_si256(yz, _mm256_and_si256(good, ok0));
             }
             unsigned gb = bits4(good);
             uint32_t tw = spread4(gb);

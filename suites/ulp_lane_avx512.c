@@ -288,7 +288,8 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                                                   _mm512_sub_epi64(rlo, ymag));
             __m512i dhi = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, rlo),
                                                   _mm512_sub_epi64(rhi, ymag));
-            __mmask8 g0 = _mm512_cmpgt_epi64_mask(dlo, zero), g1 = _mm512_cmpgt_epi64_mask(dlo, one);
+            __mmask8 g0 = _mm512_cmpgt_epi64_mask(dlo, zero);
+            __mmask8 g1 = _mm512_cmpgt_epi64_mask(dlo, one);
             __mmask8 g2 = _mm512_cmpgt_epi64_mask(dlo, t2), g4 = _mm512_cmpgt_epi64_mask(dlo, t4);
             __mmask8 g16 = _mm512_cmpgt_epi64_mask(dlo, t16);
             __mmask8 g256 = _mm512_cmpgt_epi64_mask(dlo, t256);
@@ -331,9 +332,12 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             vc256 = _mm512_mask_add_epi64(vc256, good & g256, vc256, one);
         }
     }
-    uint64_t n = (uint64_t)_mm512_reduce_add_epi64(vn), ncr = (uint64_t)_mm512_reduce_add_epi64(vcr);
-    uint64_t nfa = (uint64_t)_mm512_reduce_add_epi64(vfa), c1 = (uint64_t)_mm512_reduce_add_epi64(vc1);
-    uint64_t c2 = (uint64_t)_mm512_reduce_add_epi64(vc2), c4 = (uint64_t)_mm512_reduce_add_epi64(vc4);
+    uint64_t n = (uint64_t)_mm512_reduce_add_epi64(vn);
+    uint64_t ncr = (uint64_t)_mm512_reduce_add_epi64(vcr);
+    uint64_t nfa = (uint64_t)_mm512_reduce_add_epi64(vfa);
+    uint64_t c1 = (uint64_t)_mm512_reduce_add_epi64(vc1);
+    uint64_t c2 = (uint64_t)_mm512_reduce_add_epi64(vc2);
+    uint64_t c4 = (uint64_t)_mm512_reduce_add_epi64(vc4);
     uint64_t c16 = (uint64_t)_mm512_reduce_add_epi64(vc16);
     uint64_t c256 = (uint64_t)_mm512_reduce_add_epi64(vc256);
     cnt->n += n;

@@ -16,6 +16,7 @@ function(runs_test name rc args)
 endfunction()
 
 set(runs_libm "run|--adapter|libm|--suite|ulp|--exhaustive|--threads|2|--kernel")
+set(runs_mut "run|--adapter|mutants|--suite|ulp|--exhaustive|--threads|2|--kernel")
 # near-zero: 2^-41 inside [0x1.fffp-42, 0x1.001p-41], both signs (about 4100 inputs each)
 runs_test(near0_pos 0 "${runs_libm}|erfc.f32|--range|0x1.fffp-42:0x1.001p-41")
 runs_test(near0_neg 0 "${runs_libm}|erfc.f32|--range|-0x1.001p-41:-0x1.fffp-42")
@@ -58,7 +59,7 @@ runs_test(span_own_tanh_grad 0 "${runs_libm}|tanh_grad.f32|--range|0x1p-12:0x1.0
 runs_test(span_own_tanh_grad_neg 0 "${runs_libm}|tanh_grad.f32|--range|-0x1.01p-9:-0x1p-9")
 runs_test(span_own_grad 0 "${runs_libm}|grad_erfc.f32|--range|-0x1.01p-9:-0x1p-9")
 runs_test(ties_rel_tanh_grad 0 "${runs_libm}|tanh_grad.f32|--range|0x1p-32:0x1.01p-32")
-runs_test(span_own_grad_fail 1 "run|--adapter|mutants|--suite|ulp|--exhaustive|--threads|2|--kernel|grad_no_xphi.f32|--range|0x1.40p-21:0x1.44p-21")
+runs_test(span_own_grad_fail 1 "${runs_mut}|grad_no_xphi.f32|--range|0x1.40p-21:0x1.44p-21")
 # results below the normal binary32 numbers decided by the fused pass (V known there too,
 # suites/ulp_fused.h gs_fused_quick_sub, and the quick lane's case of them): normpdf's
 # subnormal results and the edge 2^-126 (x = -13.19); the tanh form's zeros for a subnormal
@@ -97,7 +98,6 @@ runs_test(normpdf_flat 0 "${runs_libm}|normpdf.f32|--range|0x1.fffp-33:0x1.001p-
 runs_test(normpdf_flat_neg 0 "${runs_libm}|normpdf.f32|--range|-0x1.001p-32:-0x1.fffp-33")
 # kernels that leave the rule's output: +0 for -0 in the tail (a SAME rule), inf from 2^127
 # on (SCALED), subnormal results flushed near 0 (x/2 subnormal: no template there)
-set(runs_mut "run|--adapter|mutants|--suite|ulp|--exhaustive|--threads|2|--kernel")
 runs_test(pos_zero 1 "${runs_mut}|pos_zero.f32|--range|-60.01:-59.99")
 runs_test(overflow 1 "${runs_mut}|overflow2x.f32|--range|0x1.fffp126:0x1.ffffffp127")
 runs_test(ftz 1 "${runs_mut}|ftz_result.f32|--range|0x1.ffp-126:0x1.01p-125")
