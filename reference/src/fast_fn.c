@@ -351,6 +351,31 @@ static double tanh_grad_sat_x(const struct gr_fx *o)
     return hi;
 }
 
+/* The exponent of the negligible bound (gr_tiny_log2, odd.c) of the dtype whose results are
+ * decided at o->prec = p + 16 bits (odd.c EXTRA_BITS): binary32's at 40, bfloat16's at 24,
+ * binary16's at 27; binary64's (69), or any other precision, binary64's -2150, the lowest of
+ * them (so never above the dtype's own). */
+static int tiny_log2_of(const struct gr_fx *o)
+{
+    switch (o->prec) {
+    case 40: return gr_tiny_log2(GELUREF_F32);
+    case 24: return gr_tiny_log2(GELUREF_BF16);
+    case 27: return gr_tiny_log2(GELUREF_F16);
+    default: return gr_tiny_log2(GELUREF_F64);
+    }
+}
+
+/* gelu_grad's TINY rule from above -60: for x = -z, z >= 1, f = phi(z) (M(z) - z) < 0 and
+ * |f| = phi(z) (z - M(z)) < z phi(z) <= e^(-(z - 1)^2/2 - 1.418938) (as gelu_grad_sat_x), below
+ * the dtype's negligible bound 2^T once (z - 1)^2 > 2 (-T ln2 - 1.418938): the same bound as
+ * there with -T for prec + 1 (42.17 for binary32, 41.90 for bfloat16, 40.01 for binary16,
+ * 55.57 for binary64, all below 60).  Beyond it the result is GELUREF_ODD_TINY, as odd.c and
+ * the MPFR path report it there, so one rule (GELUREF_RUN_SAME) down to -60. */
+static double gelu_grad_tiny_z(const struct gr_fx *o)
+{
+    return (1 + sqrt(2.0 * (-tiny_log2_of(o) * 0x1.62e42fefa39f0p-1 - 1.4189))) * (1 + 0x1p-40);
+}
+
 /* Phi(x) + x phi(x) = g (M(z) - z) for x = -z < 0, 1 + g (x - M(x)) for x > 0.  The
  * difference D = M -+ z is charged absolutely: |dD| <= GR_EPS_M M + 2u^2 |D| (dd_add_d),
  * so near the zero x* = -0.7518 the relative bound grows and the MPFR path takes over. */
@@ -358,6 +383,11 @@ static enum gr_fx_kind gelu_grad(double x, struct gr_fx *o)
 {
     if (x < -60)
         return run(o, tiny(o, -1), -INFINITY, -60);
+    if (x < -40) { /* above every dtype's gelu_grad_tiny_z */
+        double tz = gelu_grad_tiny_z(o);
+        if (x < -tz) /* [-60, -tz): the open interval from the double below -60 */
+            return run(o, tiny(o, -1), -0x1.e000000000001p+5, -tz);
+    }
     if (x > 40)
         return run(o, cell(o, 1.0, 1), 40, INFINITY);
     if (x > 6.5) { /* below every precision's gelu_grad_sat_x */

@@ -194,6 +194,9 @@ int main(int argc, char **argv)
                        6.087481255704915, 6.356997419967229, 7.3262411727700965,
                        8.871698458260653, 6.64088282345922, 6.998203240250945,
                        8.348487518252686, 10.705812963291242,
+                       /* gelu_grad's TINY rule from above -60 (gelu_grad_tiny_z) */
+                       42.174904886047095, 41.90467066970551, 40.01392055708731,
+                       55.56826070540714,
                        /* normpdf's flat top below 2^-32 and 2^-46 */
                        0x1p-32, 0x1p-46 };
     for (int f = GELUREF_FUNC_FIRST; f <= GELUREF_GELU_GRAD2; f++) {
@@ -228,6 +231,7 @@ int main(int argc, char **argv)
         { GELUREF_NORMCDF, 7.75, 7.539102652565192, 40.0 },
         { GELUREF_GELU_GRAD, 10.0, 8.348487518252686, 40.0 },
         { GELUREF_GELU_TANH_GRAD, 10.0, 7.3262411727700965, 30.0 },
+        { GELUREF_GELU_GRAD, -50.0, -60.0, -42.174904886047095 },
         { GELUREF_NORMPDF, 1e-20, 0, 0x1p-32 },
         { GELUREF_NORMPDF, -0x1.fffffep-33, -0x1p-32, 0 },
     };

@@ -94,6 +94,11 @@ runs_test(normcdf_one_start 0 "${runs_libm}|normcdf.f32|--range|7.538:7.5402")
 runs_test(tanh_grad_saturation_start 0 "${runs_libm}|tanh_grad.f32|--range|7.325:7.328")
 runs_test(grad_saturation_start 0 "${runs_libm}|tanh_grad.f32|--range|8.347:8.35")
 runs_test(grad_erfc_saturation_start 0 "${runs_libm}|grad_erfc.f32|--range|8.347:8.35")
+# gelu_grad's TINY rule from -42.17 (binary32's negligible bound 2^-1225, fast_fn.c
+# gelu_grad_tiny_z) down to -60, SAME: tanh_grad.f32's and grad_erfc.f32's +0 against -0
+# (signed_zero)
+runs_test(grad_tiny_start 1 "${runs_libm}|tanh_grad.f32|--range|-42.18:-42.17")
+runs_test(grad_erfc_tiny_start 1 "${runs_libm}|grad_erfc.f32|--range|-42.18:-42.17")
 runs_test(normpdf_flat 0 "${runs_libm}|normpdf.f32|--range|0x1.fffp-33:0x1.001p-32")
 runs_test(normpdf_flat_neg 0 "${runs_libm}|normpdf.f32|--range|-0x1.001p-32:-0x1.fffp-33")
 # kernels that leave the rule's output: +0 for -0 in the tail (a SAME rule), inf from 2^127
