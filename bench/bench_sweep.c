@@ -281,8 +281,9 @@ static void print(const char *label, const struct figure *f)
  * machine's other jobs change less); the measurement's cost is the sweep's minus the
  * kernel's; the goals: a ratio of at most 3 everywhere, a cost of at most 50 ns per input
  * per core over [-16, -1], and at most 40 s (wall) for the whole range on two threads (the
- * last column: the sweep's wall seconds; judged only with --threads 2).  With --repeat N the pair is measured N times, alternating, and
- * each side's shortest wall time kept (the machine's other jobs only ever add time). */
+ * last column: the sweep's wall seconds; judged only with --threads 2).  With --repeat N the
+ * pair is measured N times, alternating, and each side's shortest wall time kept (the
+ * machine's other jobs only ever add time). */
 static const struct {
     const char *func, *kernel;
 } table_kernels[] = {

@@ -688,27 +688,34 @@ static int lane_account(const struct geluref_encl *e, const uint64_t *x, const u
 /* The bound lane (lim) over the nr inputs of a block selected by sel: over the whole block
  * where they are at least half of it, else over a copy of them side by side (sel_copy: the
  * same decisions, each input's its own).  t[q] |= 1 where it takes input q; n gains their
- * counts. */
+ * counts; where uh is not NULL, uh[q] = input q's uh as the lane sets it, -1 for the others
+ * (gs_fused_bound_lane_n). */
 static void bound_over(const struct geluref_encl *e, const unsigned char *sel, size_t nr,
                        const uint64_t *x, const uint64_t *y, size_t k,
                        const struct gs_bound_limits *lim, unsigned char *t,
-                       struct gs_quick_counts *n)
+                       struct gs_quick_counts *n, double *uh)
 {
     unsigned char tq[ULP_MEAS_BLOCK];
-    if (nr == 0)
-        return;
-    if (2 * nr >= k) {
-        gs_fused_bound_lane_n(e, sel, y, k, lim, tq, n, NULL);
+    if (2 * nr >= k && nr > 0) {
+        gs_fused_bound_lane_n(e, sel, y, k, lim, tq, n, uh);
         flags_or(t, tq, k);
         return;
     }
+    for (size_t q = 0; uh != NULL && q < k; q++)
+        uh[q] = -1;
+    if (nr == 0)
+        return;
     struct geluref_encl ec[ULP_MEAS_BLOCK / 2];
     uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
     unsigned char okc[ULP_MEAS_BLOCK / 2], idx[ULP_MEAS_BLOCK];
+    double uc[ULP_MEAS_BLOCK / 2];
     size_t len = 0, m = sel_copy(e, sel, x, y, k, ec, xc, yc, okc, idx, &len);
-    gs_fused_bound_lane_n(ec, okc, yc, len, lim, tq, n, NULL);
-    for (size_t j = 0; j < m; j++)
+    gs_fused_bound_lane_n(ec, okc, yc, len, lim, tq, n, uh != NULL ? uc : NULL);
+    for (size_t j = 0; j < m; j++) {
         t[idx[j]] |= tq[j];
+        if (uh != NULL)
+            uh[idx[j]] = uc[j];
+    }
 }
 
 /* The bound lane's limits for statistics st (their maxima and counts), policy v (NULL: not
@@ -765,34 +772,12 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
     struct gs_quick_counts n = { 0 };
     uint64_t full = 0; /* accounted in full (the largest errors the lanes left) */
     double uh[ULP_MEAS_BLOCK];
-    size_t nok = 0; /* the inputs ok leaves (fewer than half after a span lane took most) */
-    {
-        size_t q = 0;
-        for (; q + 8 <= k; q += 8)
-            nok += flags8_count(flags8(ok + q));
-        for (; q < k; q++)
-            nok += ok[q] != 0;
-    }
-    if (bound && 2 * nok >= k) {
-        gs_fused_bound_lane_n(e, ok, y, k, lim, t, &n, quick ? uh : NULL);
-    } else if (bound) { /* over a copy of them side by side (the same decisions) */
-        memset(t, 0, k);
-        for (size_t q = 0; quick && q < k; q++)
-            uh[q] = -1;
-        struct geluref_encl ec[ULP_MEAS_BLOCK / 2];
-        uint64_t xc[ULP_MEAS_BLOCK / 2], yc[ULP_MEAS_BLOCK / 2];
-        unsigned char okc[ULP_MEAS_BLOCK / 2], idx[ULP_MEAS_BLOCK], tq[ULP_MEAS_BLOCK / 2];
-        double uc[ULP_MEAS_BLOCK / 2];
-        size_t len = 0, m = nok > 0 ? sel_copy(e, ok, x, y, k, ec, xc, yc, okc, idx, &len) : 0;
-        if (m > 0)
-            gs_fused_bound_lane_n(ec, okc, yc, len, lim, tq, &n, quick ? uc : NULL);
-        for (size_t j = 0; j < m; j++) {
-            t[idx[j]] = tq[j];
-            if (quick)
-                uh[idx[j]] = uc[j];
-        }
-    } else {
-        memset(t, 0, k);
+    memset(t, 0, k);
+    if (bound) { /* over a copy of the inputs ok leaves where they are fewer than half of the
+                    block (after a span lane took most) */
+        unsigned char sel[ULP_MEAS_BLOCK];
+        size_t nok = rest_of(ok, t, k, sel);
+        bound_over(e, sel, nok, x, y, k, lim, t, &n, quick ? uh : NULL);
     }
     *crn = n.n;
     if (quick && n.n < k) {
@@ -814,7 +799,7 @@ static uint64_t block_lanes(const struct geluref_encl *e, const unsigned char *o
                     st, b->v,
                     lf->own ? gs_findings_unkept_below(&lf->a->f, GS_K_ULP_EXCEEDED, lf->rg)
                             : -INFINITY);
-                bound_over(e, rest, nr - 1, x, y, k, &l2, t, &n);
+                bound_over(e, rest, nr - 1, x, y, k, &l2, t, &n, NULL);
                 nr = rest_of(ok, t, k, rest);
                 /* a few it left again (above a maximum of another kind, or tied), each in
                  * full at once: pass 2 to 5 would pick and measure them so */

@@ -81,7 +81,8 @@ void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned 
          * case's fields, but gcc -O1 cannot see that d and w go unread) */
         if (!ok[q] || !gs_fused_quick_core(&e[q], y[q], &m, 1))
             continue;
-        if (er != NULL && normal_result(&e[q])) {
+        int normal = normal_result(&e[q]);
+        if (er != NULL && normal) {
             er->ulp[q] = m.ulp;
             er->abs[q] = m.abs;
             er->a[q] = m.a;
@@ -90,7 +91,7 @@ void gs_fused_quick_lane_n_generic(const struct geluref_encl *e, const unsigned 
          * the vector versions test it there) */
         int rel = gs_fused_rel_below(&m, b->max_rel) ||
                   (m.rel_one ? gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x[q])
-                             : normal_result(&e[q]) && gs_fused_rel(&m) == b->max_rel &&
+                             : normal && gs_fused_rel(&m) == b->max_rel &&
                                    x[q] > b->max_rel_x);
         if (!((m.ulp < b->max_ulp || (m.ulp == b->max_ulp && x[q] > b->max_ulp_x)) &&
               (m.abs < b->max_abs || (m.abs == b->max_abs && x[q] > b->max_abs_x)) && rel))

@@ -319,13 +319,15 @@ static enum gr_fx_kind normpdf(double x, struct gr_fx *o)
  * (x - 1) - x^2/2 - 0.918938 = -(x - 1)^2/2 - 1.418938 (ln x <= x - 1), below -(prec+1) ln2
  * once (x - 1)^2 > 2 ((prec+1) ln2 - 1.418938).  The bound: 1.4189 for 1.418938, ln2 rounded
  * up, the roundings of the sum, product and square root (within 4u) covered by 1 + 2^-40:
- * 6.64 for bfloat16, 8.35 for binary32, 10.71 for binary64.  Beyond it f lies in the open
- * cell next to 1 above (cell(): what x > 40 gives, and what the general path below finds
- * there too), so one rule (GELUREF_RUN_SAME) up to 40. */
-static double gelu_grad_sat_x(const struct gr_fx *o)
+ * 6.64 for bfloat16, 8.35 for binary32, 10.71 for binary64 (xphi_below_x(n): the x beyond
+ * which x phi(x) < 2^-n, here n = prec + 1).  Beyond it f lies in the open cell next to 1
+ * above (cell(): what x > 40 gives, and what the general path below finds there too), so one
+ * rule (GELUREF_RUN_SAME) up to 40. */
+static double xphi_below_x(double n)
 {
-    return (1 + sqrt(2.0 * ((o->prec + 1) * 0x1.62e42fefa39f0p-1 - 1.4189))) * (1 + 0x1p-40);
+    return (1 + sqrt(2.0 * (n * 0x1.62e42fefa39f0p-1 - 1.4189))) * (1 + 0x1p-40);
 }
+static double gelu_grad_sat_x(const struct gr_fx *o) { return xphi_below_x(o->prec + 1); }
 
 /* gelu_tanh_grad's saturation from below 30: for x > 2, 0 < f - 1 < A w (gelu_tanh_grad
  * below), and ln(A w) = ln(2b) + ln x + ln(1 + 3 c2 x^2) - 2b (x + c2 x^3) <= h(x) = 0.46736 +
@@ -338,6 +340,12 @@ static double gelu_grad_sat_x(const struct gr_fx *o)
  * for binary32, 6.09 for bfloat16, 8.87 for binary64.) */
 static double tanh_grad_sat_x(const struct gr_fx *o)
 {
+    /* (it depends on prec alone: the last one found, kept per thread, spares the bisection's
+     * 40 steps on every evaluation beyond 6) */
+    static _Thread_local int kept_prec = -1;
+    static _Thread_local double kept_x;
+    if (o->prec == kept_prec)
+        return kept_x;
     const double L = (o->prec + 1) * 0x1.62e42fefa39f0p-1 + 0x1p-20;
     double lo = 2, hi = 30;
     for (int i = 0; i < 40; i++) {
@@ -348,6 +356,8 @@ static double tanh_grad_sat_x(const struct gr_fx *o)
         else
             lo = m;
     }
+    kept_prec = o->prec;
+    kept_x = hi;
     return hi;
 }
 
@@ -367,14 +377,11 @@ static int tiny_log2_of(const struct gr_fx *o)
 
 /* gelu_grad's TINY rule from above -60: for x = -z, z >= 1, f = phi(z) (M(z) - z) < 0 and
  * |f| = phi(z) (z - M(z)) < z phi(z) <= e^(-(z - 1)^2/2 - 1.418938) (as gelu_grad_sat_x), below
- * the dtype's negligible bound 2^T once (z - 1)^2 > 2 (-T ln2 - 1.418938): the same bound as
- * there with -T for prec + 1 (42.17 for binary32, 41.90 for bfloat16, 40.01 for binary16,
- * 55.57 for binary64, all below 60).  Beyond it the result is GELUREF_ODD_TINY, as odd.c and
- * the MPFR path report it there, so one rule (GELUREF_RUN_SAME) down to -60. */
-static double gelu_grad_tiny_z(const struct gr_fx *o)
-{
-    return (1 + sqrt(2.0 * (-tiny_log2_of(o) * 0x1.62e42fefa39f0p-1 - 1.4189))) * (1 + 0x1p-40);
-}
+ * the dtype's negligible bound 2^T once (z - 1)^2 > 2 (-T ln2 - 1.418938): xphi_below_x(-T)
+ * (42.17 for binary32, 41.90 for bfloat16, 40.01 for binary16, 55.57 for binary64, all below
+ * 60).  Beyond it the result is GELUREF_ODD_TINY, as odd.c and the MPFR path report it there,
+ * so one rule (GELUREF_RUN_SAME) down to -60. */
+static double gelu_grad_tiny_z(const struct gr_fx *o) { return xphi_below_x(-tiny_log2_of(o)); }
 
 /* Phi(x) + x phi(x) = g (M(z) - z) for x = -z < 0, 1 + g (x - M(x)) for x > 0.  The
  * difference D = M -+ z is charged absolutely: |dD| <= GR_EPS_M M + 2u^2 |D| (dd_add_d),
