@@ -224,11 +224,49 @@ static double erf_sat_z(const struct gr_fx *o)
  * rule of |x| > ERFC_ZMAX, which is the same cell, takes over there). */
 #define ERFC_ZMAX_NEXT 0x1.559999999999bp+5 /* the double after 42.7 = 0x1.559999999999ap+5 */
 
+/* The exponent of the negligible bound (gr_tiny_log2, odd.c) of the dtype whose results are
+ * decided at o->prec = p + 16 bits (odd.c EXTRA_BITS): binary32's at 40, bfloat16's at 24,
+ * binary16's at 27; binary64's (69), or any other precision, binary64's -2150, the lowest of
+ * them (so never above the dtype's own). */
+static int tiny_log2_of(const struct gr_fx *o)
+{
+    switch (o->prec) {
+    case 40: return gr_tiny_log2(GELUREF_F32);
+    case 24: return gr_tiny_log2(GELUREF_BF16);
+    case 27: return gr_tiny_log2(GELUREF_F16);
+    default: return gr_tiny_log2(GELUREF_F64);
+    }
+}
+
+/* The TINY rules of the Gaussian tail from the dtype's negligible bound 2^T (tiny_log2_of) on,
+ * below 60 and 42.7 where the fixed rules start: for z >= 1, phi(z) = e^(-z^2/2) / sqrt(2 pi),
+ * gelu's |f(-z)| = z Phi(-z) < phi(z) and Phi(-z) < phi(z) / z <= phi(z) (the Mills ratio M(z)
+ * = Phi(-z)/phi(z) < 1/z), below 2^T once z^2 > 2 (-T ln2 - 0.918938) (ln sqrt(2 pi) =
+ * 0.9189385): gauss_tiny_z, 41.19 for binary32, 40.92 for bfloat16, 39.03 for binary16,
+ * 54.58 for binary64; and erfc(z) < e^(-z^2) / (z sqrt(pi)) < e^(-z^2), below 2^T once z^2 >
+ * -T ln2: erfc_tiny_z, 29.14, 28.95, 27.61 and 38.60.  The bounds: 0.9189 for 0.9189385 and
+ * ln2 rounded up, the roundings of the sum, product and square root (within 4u) covered by
+ * (1 + 2^-40).  Beyond them the result is GELUREF_ODD_TINY, as odd.c and the MPFR path report
+ * it there, so one rule (GELUREF_RUN_SAME) up to the fixed one. */
+static double gauss_tiny_z(const struct gr_fx *o)
+{
+    return sqrt(2.0 * (-tiny_log2_of(o) * 0x1.62e42fefa39f0p-1 - 0.9189)) * (1 + 0x1p-40);
+}
+static double erfc_tiny_z(const struct gr_fx *o)
+{
+    return sqrt(-tiny_log2_of(o) * 0x1.62e42fefa39f0p-1) * (1 + 0x1p-40);
+}
+
 /* x Phi(x) */
 static enum gr_fx_kind gelu(double x, struct gr_fx *o)
 {
     if (x < -60)
         return run(o, tiny(o, -1), -INFINITY, -60);
+    if (x < -38) { /* above every dtype's gauss_tiny_z */
+        double tz = gauss_tiny_z(o);
+        if (x < -tz) /* [-60, -tz): the open interval from the double below -60 */
+            return run(o, tiny(o, -1), -0x1.e000000000001p+5, -tz);
+    }
     if (x > 40)
         return run_x(o, x, 0, -1, 40, INFINITY);
     /* below 40 the same rule where s = Phi(-x) is below 2^-(prec+1) (one_minus below would
@@ -261,6 +299,11 @@ static enum gr_fx_kind normcdf(double x, struct gr_fx *o)
 {
     if (x < -60)
         return run(o, tiny(o, 1), -INFINITY, -60);
+    if (x < -38) { /* above every dtype's gauss_tiny_z */
+        double tz = gauss_tiny_z(o);
+        if (x < -tz)
+            return run(o, tiny(o, 1), -0x1.e000000000001p+5, -tz);
+    }
     if (x > 40)
         return run(o, cell(o, 1.0, -1), 40, INFINITY);
     /* below 40 the same cell where Phi(-x) < e^(-x^2/2) (x >= 0.4: gelu's argument) is below
@@ -303,6 +346,12 @@ static enum gr_fx_kind normpdf(double x, struct gr_fx *o)
 {
     if (fabs(x) > 60)
         return x > 0 ? run(o, tiny(o, 1), 60, INFINITY) : run(o, tiny(o, 1), -INFINITY, -60);
+    if (fabs(x) > 38) { /* above every dtype's gauss_tiny_z */
+        double tz = gauss_tiny_z(o);
+        if (fabs(x) > tz) /* [-60, -tz) and (tz, 60]: up to the doubles beyond +-60 */
+            return x > 0 ? run(o, tiny(o, 1), tz, 0x1.e000000000001p+5)
+                         : run(o, tiny(o, 1), -0x1.e000000000001p+5, -tz);
+    }
     double t = normpdf_flat_x(o);
     if (fabs(x) < t)
         return run_half(o, value(o, gr_fast_inv_sqrt2pi, 0, 0x1p-105 + t * t * 0.5 * (1 + 0x1p-50)),
@@ -359,20 +408,6 @@ static double tanh_grad_sat_x(const struct gr_fx *o)
     kept_prec = o->prec;
     kept_x = hi;
     return hi;
-}
-
-/* The exponent of the negligible bound (gr_tiny_log2, odd.c) of the dtype whose results are
- * decided at o->prec = p + 16 bits (odd.c EXTRA_BITS): binary32's at 40, bfloat16's at 24,
- * binary16's at 27; binary64's (69), or any other precision, binary64's -2150, the lowest of
- * them (so never above the dtype's own). */
-static int tiny_log2_of(const struct gr_fx *o)
-{
-    switch (o->prec) {
-    case 40: return gr_tiny_log2(GELUREF_F32);
-    case 24: return gr_tiny_log2(GELUREF_BF16);
-    case 27: return gr_tiny_log2(GELUREF_F16);
-    default: return gr_tiny_log2(GELUREF_F64);
-    }
 }
 
 /* gelu_grad's TINY rule from above -60: for x = -z, z >= 1, f = phi(z) (M(z) - z) < 0 and
@@ -462,6 +497,11 @@ static enum gr_fx_kind erfc_fn(double x, struct gr_fx *o)
 {
     if (x > ERFC_ZMAX)
         return run(o, tiny(o, 1), ERFC_ZMAX, INFINITY);
+    if (x > 27) { /* above every dtype's erfc_tiny_z */
+        double tz = erfc_tiny_z(o);
+        if (x > tz) /* (tz, 42.7]: the open interval up to the double after 42.7 */
+            return run(o, tiny(o, 1), tz, ERFC_ZMAX_NEXT);
+    }
     if (x < -ERFC_ZMAX)
         return run(o, cell(o, 2.0, -1), -INFINITY, -ERFC_ZMAX);
     if (x < -4.1) { /* saturation: erf_sat_z (4.16 for bfloat16, the smallest bound) */
@@ -522,6 +562,60 @@ static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
     return value(o, dd_mul_d(r, sg), 0, er);
 }
 
+/* The approximations' TINY rules from above -30 (the tanh form and its derivative) and -1200
+ * (the sigmoid form), as tiny_rule_z finds their starts (below).  For x = -z:
+ *  - gelu_tanh_grad (z >= 2): f = w/(1+w) (1 + A/(1+w)) (below) with A < -1, so |f| < w (1 +
+ *    |A|) <= 2 w |A|, and ln(2 w |A|) = ln(4b) + ln z + ln(1 + 3 c2 z^2) - 2b (z + c2 z^3) <=
+ *    H(z) = 1.160504 + ln z + ln(1 + 0.134146 z^2) - 1.5957691 z - 0.0713548 z^3 (ln(4b) =
+ *    1.1605033 rounded up, the other constants as tanh_grad_sat_x's h, each rounded toward the
+ *    larger H); H decreases on [2, inf) (H' <= 1/2 + sqrt(0.134146) - 1.5957691 < 0: 2 a z /
+ *    (1 + a z^2) <= sqrt(a));
+ *  - gelu_tanh: |f| = z w/(1+w) < z w, ln(z w) <= H(z) = ln z - 1.5957691 z - 0.0713548 z^3,
+ *    decreasing for z >= 1;
+ *  - gelu_sigmoid: |f| = z w/(1+w) < z w with w = e^(-1.702 z), ln(z w) <= H(z) = ln z -
+ *    1.7019 z, decreasing for z >= 1.
+ * (22.58, 22.48, 21.77 and 27.32 for binary32, bfloat16, binary16 and binary64 for
+ * gelu_tanh_grad; 22.53, 22.43, 21.72, 27.29 for gelu_tanh; 502.6, 496.0, 451.6, 879.6 for
+ * gelu_sigmoid.) */
+enum { TZ_TANH_GRAD, TZ_TANH, TZ_SIGMOID, TZ_N };
+static double tiny_rule_h(int which, double z)
+{
+    switch (which) {
+    case TZ_TANH_GRAD:
+        return 1.160504 + log(z) + log1p(0.134146 * z * z) - 1.5957691 * z -
+               0.0713548 * z * z * z;
+    case TZ_TANH: return log(z) - 1.5957691 * z - 0.0713548 * z * z * z;
+    default: return log(z) - 1.7019 * z;
+    }
+}
+
+/* The start z_t of a TINY rule: bisection on [lo, hi] (which: the function's bound H above,
+ * decreasing there) for a point with H(z_t) < T ln2 - 2^-20, T the dtype's negligible bound's
+ * exponent (tiny_log2_of); H in double (libm's log and log1p within an ulp, sums of terms
+ * below 2^31 within 2^-20 by far) errs by less than that margin.  For every x <= -z_t, |f| <
+ * 2^T: the result is GELUREF_ODD_TINY, as odd.c and the MPFR path report it there, so one rule
+ * (GELUREF_RUN_SAME) from there on.  The last start found for each function is kept per
+ * thread (it depends on T alone). */
+static double tiny_rule_z(int which, const struct gr_fx *o, double lo, double hi)
+{
+    static _Thread_local int kept_t[TZ_N];
+    static _Thread_local double kept_z[TZ_N];
+    int T = tiny_log2_of(o);
+    if (kept_t[which] == T) /* (T < 0: never the 0 of an unset entry) */
+        return kept_z[which];
+    const double L = -T * 0x1.62e42fefa39f0p-1 + 0x1p-20;
+    for (int i = 0; i < 60; i++) {
+        double m = 0.5 * (lo + hi);
+        if (tiny_rule_h(which, m) < -L)
+            hi = m;
+        else
+            lo = m;
+    }
+    kept_t[which] = T;
+    kept_z[which] = hi;
+    return hi;
+}
+
 /* ---- the approximations: w = e^(-a) with a = 2|u|, u = sqrt(2/pi) (x + 0.044715 x^3), or
  * a = 1.702 |x|; 0.5 (1 + tanh u) = 1/(1 + w) for x > 0 and w/(1 + w) for x < 0. ----
  * a is a double-double with relative error ea (the constants' own 2^-106 included); an
@@ -573,6 +667,12 @@ static enum gr_fx_kind approx_gelu(double x, int tanh_form, struct gr_fx *o)
     double lim = tanh_form ? 30.0 : 1200.0;
     if (x < -lim)
         return run(o, tiny(o, -1), -INFINITY, -lim);
+    if (x < (tanh_form ? -20.0 : -400.0)) { /* above every dtype's start (tiny_rule_z) */
+        double tz = tanh_form ? tiny_rule_z(TZ_TANH, o, 1, 30) : tiny_rule_z(TZ_SIGMOID, o, 1, 1200);
+        if (x < -tz) /* [-lim, -tz): the open interval from the double below -lim */
+            return run(o, tiny(o, -1), tanh_form ? -0x1.e000000000001p+4 : -0x1.2c00000000001p+10,
+                       -tz);
+    }
     if (x > lim)
         return run_x(o, x, 0, -1, lim, INFINITY);
     if (fabs(x) < near0(o)) /* 0.5 x (1 + tanh(c x)), |tanh(c x)| < 0.86 |x| < 2^-prec */
@@ -604,6 +704,11 @@ static enum gr_fx_kind gelu_tanh_grad(double x, struct gr_fx *o)
 {
     if (x < -30) /* |f| < w (1 + |A|) < 2^-2800, and negative */
         return run(o, tiny(o, -1), -INFINITY, -30);
+    if (x < -20) { /* above every dtype's start (tiny_rule_z) */
+        double tz = tiny_rule_z(TZ_TANH_GRAD, o, 2, 30);
+        if (x < -tz) /* [-30, -tz): the open interval from the double below -30 */
+            return run(o, tiny(o, -1), -0x1.e000000000001p+4, -tz);
+    }
     if (x > 30) /* 1 + (A - 1) w + ..., A w < 2^-2800 */
         return run(o, cell(o, 1.0, 1), 30, INFINITY);
     if (x > 6.0) { /* below every precision's tanh_grad_sat_x */

@@ -197,6 +197,17 @@ int main(int argc, char **argv)
                        /* gelu_grad's TINY rule from above -60 (gelu_grad_tiny_z) */
                        42.174904886047095, 41.90467066970551, 40.01392055708731,
                        55.56826070540714,
+                       /* the TINY rules from the dtypes' negligible bounds (bfloat16,
+                        * binary16, binary32, binary64): gelu's, normcdf's and normpdf's
+                        * (gauss_tiny_z), erfc's (erfc_tiny_z), gelu_tanh's, gelu_sigmoid's
+                        * and gelu_tanh_grad's (tiny_rule_z) */
+                       40.916892386849142, 39.026734391115149, 41.187046414800754,
+                       54.577422771812742, 28.948487720406025, 27.612712626928325,
+                       29.139411390545927, 38.603969202746413, 22.431087409100883,
+                       21.717429622056649, 22.532143498082121, 27.288786901889555,
+                       496.04654328117482, 451.59803281382199, 502.57067596117844,
+                       879.63214228656545, 22.480327967653814, 21.769284486030905,
+                       22.581030440322536, 27.324630514626822,
                        /* normpdf's flat top below 2^-32 and 2^-46 */
                        0x1p-32, 0x1p-46 };
     for (int f = GELUREF_FUNC_FIRST; f <= GELUREF_GELU_GRAD2; f++) {
@@ -232,6 +243,14 @@ int main(int argc, char **argv)
         { GELUREF_GELU_GRAD, 10.0, 8.348487518252686, 40.0 },
         { GELUREF_GELU_TANH_GRAD, 10.0, 7.3262411727700965, 30.0 },
         { GELUREF_GELU_GRAD, -50.0, -60.0, -42.174904886047095 },
+        { GELUREF_GELU, -50.0, -60.0, -41.187046414800754 },
+        { GELUREF_NORMCDF, -50.0, -60.0, -41.187046414800754 },
+        { GELUREF_NORMPDF, -50.0, -60.0, -41.187046414800754 },
+        { GELUREF_NORMPDF, 50.0, 41.187046414800754, 60.0 },
+        { GELUREF_ERFC, 35.0, 29.139411390545927, 42.7 },
+        { GELUREF_GELU_TANH, -25.0, -30.0, -22.532143498082121 },
+        { GELUREF_GELU_SIGMOID, -700.0, -1200.0, -502.57067596117844 },
+        { GELUREF_GELU_TANH_GRAD, -25.0, -30.0, -22.581030440322536 },
         { GELUREF_NORMPDF, 1e-20, 0, 0x1p-32 },
         { GELUREF_NORMPDF, -0x1.fffffep-33, -0x1p-32, 0 },
     };
