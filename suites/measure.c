@@ -97,19 +97,8 @@ enum geluref_status gs_ref_eval(struct gs_ref *r, enum geluref_func f, enum gelu
     return eval_v(r, f, dt, x & width_mask(dt), out);
 }
 
-/* x 2^k as ldexp gives it: one multiplication by an exact power of two when 2^k is a normal
- * double (correctly rounded, as ldexp is), else ldexp itself. */
-static inline double pow2_scale(double x, int64_t k)
-{
-    if (k >= -1022 && k <= 1023) {
-        union {
-            double d;
-            uint64_t u;
-        } p = { .u = (uint64_t)(k + 1023) << 52 };
-        return x * p.d;
-    }
-    return ldexp(x, k < -100000 ? -100000 : k > 100000 ? 100000 : (int)k);
-}
+/* (suites.h gs_pow2_scale) */
+static inline double pow2_scale(double x, int64_t k) { return gs_pow2_scale(x, k); }
 
 /* |y 2^-k - V 2^-k| for V = (ch + cl) 2^q (see the header), in double. */
 static inline double scaled_diff(double y, double ch, double cl, int64_t q, int64_t k)

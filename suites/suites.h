@@ -12,6 +12,7 @@
 #ifndef GELUCHECK_SUITES_H
 #define GELUCHECK_SUITES_H
 
+#include <math.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -366,6 +367,21 @@ const char *gs_hist_label(int i); /* "0", "1", "2", "3-4", "5-16", "17-256", ">2
 /* The bucket of a cr_distance d: the number of the upper ends 0, 1, 2, 4, 16 and 256 of the
  * buckets "0" to "17-256" that d exceeds (">256" above them all); a negative d (a NaN on
  * either side) "nan". */
+/* x 2^k as ldexp gives it: one multiplication by an exact power of two when 2^k is a normal
+ * double (correctly rounded, as ldexp is), else ldexp itself (measure.c's errors, and the ulp
+ * sweep's fused measurement of the same errors, ulp_fused.h). */
+static inline double gs_pow2_scale(double x, int64_t k)
+{
+    if (k >= -1022 && k <= 1023) {
+        union {
+            double d;
+            uint64_t u;
+        } p = { .u = (uint64_t)(k + 1023) << 52 };
+        return x * p.d;
+    }
+    return ldexp(x, k < -100000 ? -100000 : k > 100000 ? 100000 : (int)k);
+}
+
 static inline int gs_hist_index(int64_t d)
 {
     if (d < 0)

@@ -872,7 +872,8 @@ static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
 }
 
 /* Pass 1's measurement of (x, y) from enclosure e (ok: e holds), its quick case accounted at
- * once: when gs_fused_measure_f32_quick decides it with V itself known, its verdict is
+ * once: when gs_fused_measure_f32_quick (or, for a zero output far below the subnormals,
+ * gs_fused_quick_tiny) decides it with V itself known, its verdict is
  * certain, its errors are below the maxima of its statistics st and, failed, it cannot enter
  * its worst list, it is counted as pass 4 would count it (fused_count into st; failed, into
  * the findings' count by gs_findings_count_unkept, which counts only where certain) instead
@@ -891,13 +892,21 @@ fused_quick(const struct geluref_encl *e, int ok, uint64_t y, uint64_t x, struct
     if (!ok)
         return 0;
     struct gs_fused_meas qm;
-    if (!gs_fused_quick_core(e, y, &qm, 0))
-        return fused_measure(e, y, fm);
+    int tiny = 0; /* a zero output far below the subnormals (gs_fused_quick_tiny) */
+    if (!gs_fused_quick_core(e, y, &qm, 0)) {
+        if (!gs_fused_quick_tiny(e, y, &qm))
+            return fused_measure(e, y, fm);
+        tiny = 1;
+    }
     int j = v ? gs_fused_judge(v, &qm) : 1;
     if (j >= 0 && fused_below_max(st, &qm, x) &&
         (j == 1 || gs_findings_count_unkept(f, qm.defect, rg, qm.ulp, 1, x))) {
         fused_count(st, &qm);
         return 2;
+    }
+    if (tiny) { /* every field set */
+        *fm = qm;
+        return 1;
     }
     return gs_fused_measure_f32_quick(e, y, fm); /* the same case, every field (1) */
 }
@@ -1111,6 +1120,88 @@ static int pre_own(const struct geluref_encl *e, unsigned char *ok, const uint64
     return r < 0 ? -1 : 0;
 }
 
+/* Inputs of a block without the kernel's own enclosure, at least, for own_rule to try. */
+#define OWN_RULE_MIN 8
+
+/* The kernel's own measurement of a block's inputs that the fused pass cannot decide (their
+ * enclosure does not hold, or holds an f(x) below 2^GS_FUSED_TINY_EMIN: a TINY rule's tail,
+ * where the double tier still serves) under a rule of the reference (GELUREF_RUN_SAME,
+ * geluref_eval_odd_run) where an approximation's exact function has none, so that no run of
+ * both takes them (work(), tmpl_at): for binary32, gelu_tanh_grad's TINY rule from -22.58
+ * against gelu_grad's from -42.17, gelu_tanh's from -22.53 against gelu's from -41.19.  The
+ * first such input is measured in full (gs_measure_run) and accounted (account(), its own
+ * measurement alone: the exact function's stays the fused pass's); those after it inside the
+ * rule's interval with its output have its very measurement but for x (the same reference
+ * value, the same output), so they are counted as a rule's run counts them (run_count:
+ * gs_errstat_add_repeat_n, and where the policy fails it a finding at each one's own x, kept
+ * where it may enter the worst list, in increasing x, then only counted).  The block is of
+ * one region and binade, its patterns increasing (an exhaustive sweep: the template's x is
+ * the smallest, which a tie keeps).  Input done (pre_own's, or k) is left alone (it is
+ * accounted already; it could be such an input only where it is the block's largest f(x)).
+ * tk[q] = 1 for the inputs done, ok[q] cleared for them, *n their count (0: none, tk unset).
+ * The same result as measuring each in full (pass 5).  Returns -1 where account() stopped
+ * the run. */
+static int own_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const double *xd,
+                    const uint64_t *x, const uint64_t *y, size_t k, enum gs_region rg,
+                    const struct geluref_encl *e, unsigned char *ok, size_t done,
+                    unsigned char *tk, uint64_t *n, struct ulp_prev *p)
+{
+    struct gs_ctx *c = u->c;
+    *n = 0;
+    unsigned char bad[ULP_MEAS_BLOCK];
+    size_t q0 = k, nbad = 0;
+    for (size_t q = 0; q < k; q++) {
+        uint64_t mb;
+        memcpy(&mb, &e[q].m, sizeof mb);
+        bad[q] = q != done &&
+                 (!ok[q] || (int64_t)((mb >> 52) & 0x7ff) - 1023 + e[q].e < GS_FUSED_TINY_EMIN);
+        nbad += bad[q];
+    }
+    if (nbad < OWN_RULE_MIN)
+        return 0;
+    for (q0 = 0; !bad[q0]; q0++)
+        ;
+    struct gs_meas m;
+    struct geluref_odd_run run;
+    if (gs_measure_run(c->ref[t], c->func, c->dt, x[q0], y[q0], &m, &run) != GELUREF_OK ||
+        run.kind != GELUREF_RUN_SAME)
+        return 0; /* (measured again in full by pass 5, which records a failure) */
+    if (account(u, a, t, 1, x[q0], y[q0], &m, 0, 0, p) != 0)
+        return -1;
+    p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
+    memset(tk, 0, k);
+    tk[q0] = 1;
+    uint64_t counted = 0;
+    for (size_t q = q0 + 1; q < k; q++)
+        if (bad[q] && y[q] == y[q0] && run.lo < xd[q] && xd[q] < run.hi) {
+            tk[q] = 1;
+            counted++;
+        }
+    for (size_t q = q0; q < k; q++)
+        ok[q] &= (unsigned char)!tk[q]; /* (the lanes pass over them) */
+    enum gs_kind fail = m.cr ? GS_K_NONE : gs_policy_judge(&c->pv, &m);
+    if (fail != GS_K_NONE) {
+        double score = gs_ut_score(c, &m);
+        uint64_t left = counted;
+        for (size_t q = q0 + 1; left > 0 && q < k; q++) {
+            if (!tk[q])
+                continue;
+            left--;
+            if (gs_findings_count_unkept(&a->f, fail, rg, score, 1, x[q])) {
+                gs_findings_count_more(&a->f, fail, rg, left);
+                break;
+            }
+            struct gs_meas mq = m;
+            mq.x = x[q];
+            (void)gs_ut_judge_meas(c, &mq, &a->f, "ulp");
+        }
+    }
+    if (counted)
+        gs_errstat_add_repeat_n(&a->loc[rg], &m, counted);
+    *n = counted + 1;
+    return 0;
+}
+
 /* The span lane's enclosures (ulp_lane.h): f at the ends of each GS_SPAN inputs of the block
  * (xd, k inputs), the spans of the runs between them into sp, and the last input's
  * enclosure into e[k - 1], ok[k - 1] (an end itself). */
@@ -1235,8 +1326,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * where an output's value holds for many inputs, a run's RN(f(x)) is often one and the
      * lane takes most outputs, correctly rounded or not, passed by the policy.  Those it
      * leaves are enclosed after it. */
-    unsigned char tk_spo[ULP_MEAS_BLOCK];
-    uint64_t n_spo = 0;
+    unsigned char tk_spo[ULP_MEAS_BLOCK], tk_rule[ULP_MEAS_BLOCK];
+    uint64_t n_spo = 0, n_rule = 0; /* (tk_rule: own_rule's) */
     size_t pre_o = k; /* the input whose own measurement is done first (below), or k */
     struct lane_full lfo = { u, a, t, p, rg0, 1, 0 };
     if (u->exhaustive && one_rg && fs.skip_spo == 0 && k > GS_SPAN && x[0] < x[k - 1] &&
@@ -1258,6 +1349,9 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         geluref_enclose_n(c->func, xd, k, en, ok);
         if (u->exhaustive && one_rg &&
             pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o, &fs.skip_pre) < 0)
+            return 1;
+        if (u->exhaustive && u->exact && one_rg &&
+            own_rule(u, a, t, xd, x, y, k, rg0, en, ok, pre_o, tk_rule, &n_rule, p) < 0)
             return 1;
     }
     struct gs_bound_limits lim_own = gs_fused_bound_limits(-1, -1, -1, 0, 0, NULL, -INFINITY);
@@ -1382,8 +1476,15 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         tk_own[pre_o] = 1;
         any_own = 1;
     }
-    /* (the own lanes against the inputs the own span lane left them) */
-    if (quick_own && 4 * n_own < k - n_spo && !fresh_own)
+    if (n_rule > 0) { /* own_rule's inputs are done too */
+        if (!any_own)
+            memcpy(tk_own, tk_rule, k);
+        else
+            flags_or(tk_own, tk_rule, k);
+        any_own = 1;
+    }
+    /* (the own lanes against the inputs the own span lane and own_rule left them) */
+    if (quick_own && 4 * n_own < k - n_spo - n_rule && !fresh_own)
         fs.skip_qown = FUSED_LANE_SKIP;
     if (n_span > 0) { /* the span lane's inputs are done, as the other lanes' */
         if (!any_ex)
@@ -1395,7 +1496,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     /* (the exact function's lanes against the inputs the span lane left them) */
     if (quick_ex && 4 * n_ex < k - n_span && !fresh_ex)
         fs.skip_qex = FUSED_LANE_SKIP;
-    if (lane_own && 2 * crn_own < k - n_spo && !fresh_own)
+    if (lane_own && 2 * crn_own < k - n_spo - n_rule && !fresh_own)
         fs.skip_own = FUSED_LANE_SKIP;
     if (lane_ex && 2 * crn_ex < k - n_span && !fresh_ex)
         fs.skip_ex = FUSED_LANE_SKIP;

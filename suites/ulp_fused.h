@@ -501,6 +501,67 @@ gs_fused_quick_sub(const struct geluref_encl *e, uint64_t mb, int64_t em, int64_
     return 1;
 }
 
+/* A zero output where f(x) lies far below the subnormal numbers: |f(x)| in [2^E, 2^(E+1)) with
+ * GS_FUSED_TINY_EMIN <= E < GS_FUSED_SUB_EMIN (where gs_fused_quick_sub stops; above the
+ * dtype's negligible bound 2^-1225, below which the reference reports TINY), as a tail's
+ * kernel gives it (+0 for a tiny negative f(x): signed_zero).  Where the two-sided enclosure
+ * lies in f(x)'s binade and in one open cell of V, (C, C + 1) 2^(E-39) (in units of 2^(E-39):
+ * |m| 2^(39 - em) and err likewise scaled, exactly; the rounded ends compared only with
+ * integers, which are doubles), V = (C | 1) 2^(E-39) is known, and so is the whole of
+ * measure.c's measurement, computed by its own operations: RN(f(x)) is the zero of f's sign
+ * (|f(x)| < 2^-699, far below half the smallest subnormal), so want = that zero, want_class
+ * zero, cr_distance 0, faithful (a zero is RZ), correctly rounded for that zero and otherwise
+ * signed_zero (defect()'s chain: not a flush, not ftz, both zeros); errors() with ch = C | 1,
+ * exp = E - 39, k = -149 and y = 0: ulp = |0 - pow2_scale(ch, E + 110)| (scaled_diff), which
+ * is at least 2^-1074 (odd ch: never 2^-1075 itself, and E >= -1224), then abs =
+ * pow2_scale(ulp, -149) on its first branch (ulp in [2^-900, 2^900], E + 110 >= -900), else
+ * pow2_scale(ch, E - 39) (scaled_diff at k = 0), and rel = 1 either way (ulp / ulp, |ch| /
+ * |ch|: fm->a = ulp, so gs_fused_rel gives it).  Every field is set (as gs_fused_quick_sub
+ * with all = 1; d, w and ms in units of 2^-149 as the stand-ins of the picks); 0 when the case
+ * is not this one.  The quick lanes do not take it: ulp.c fused_quick asks it one at a time
+ * after gs_fused_quick_core, where an output would otherwise be measured in full
+ * (tests/suites/test_ulp_fused.c compares it with gs_measure). */
+#define GS_FUSED_TINY_EMIN (-1224)
+static inline int gs_fused_quick_tiny(const struct geluref_encl *e, uint64_t y,
+                                      struct gs_fused_meas *fm)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    int64_t em = (int64_t)((mb >> 52) & 0x7ff) - 1023;
+    int64_t E = em + e->e;
+    if (E < GS_FUSED_TINY_EMIN || E >= GS_FUSED_SUB_EMIN || em < -984 || em > 1000 ||
+        e->side != 0 || (y & 0x7fffffffu) != 0)
+        return 0;
+    double sc = gs_fused_pow2(39 - em), am = fabs(e->m);
+    double lc = (am - e->err) * sc, hc = (am + e->err) * sc;
+    if (!(lc >= 0x1p39 && hc < 0x1p40))
+        return 0;
+    int64_t cl = (int64_t)lc; /* floor: 0 < lc < 2^40 */
+    double c = (double)cl;
+    if (!(lc > c && hc < c + 1))
+        return 0;
+    double ch = (double)(cl | 1);
+    double ulp = fabs(0.0 - gs_pow2_scale(ch, E + 110));
+    fm->want = (mb >> 63) << 31;
+    fm->cr = y == fm->want;
+    fm->faithful = 1;
+    fm->cr_distance = 0;
+    fm->want_class = GS_WANT_ZERO;
+    fm->defect = fm->cr ? GS_K_NONE : GS_K_SIGNED_ZERO;
+    fm->simple = fm->cr;
+    fm->rel_one = 1;
+    fm->d = ulp;
+    fm->w = ulp * 0x1p-38;
+    fm->ms = ulp;
+    fm->p2k = 0x1p-149;
+    fm->exact_errs = 1;
+    fm->ulp = ulp;
+    fm->abs = ulp >= 0x1p-900 && ulp <= 0x1p900 && E + 110 >= -900 ? gs_pow2_scale(ulp, -149)
+                                                                    : gs_pow2_scale(ch, E - 39);
+    fm->a = ulp;
+    return 1;
+}
+
 /* The measurement's quick case, for the sweep's loop (ulp.c fused_quick): a two-sided enclosure
  * of a normal result (E >= -126, as gs_fused_measure_f32_fast; a subnormal one is
  * gs_fused_quick_sub's) that lies in one open cell between

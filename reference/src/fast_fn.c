@@ -668,7 +668,8 @@ static enum gr_fx_kind approx_gelu(double x, int tanh_form, struct gr_fx *o)
     if (x < -lim)
         return run(o, tiny(o, -1), -INFINITY, -lim);
     if (x < (tanh_form ? -20.0 : -400.0)) { /* above every dtype's start (tiny_rule_z) */
-        double tz = tanh_form ? tiny_rule_z(TZ_TANH, o, 1, 30) : tiny_rule_z(TZ_SIGMOID, o, 1, 1200);
+        double tz = tanh_form ? tiny_rule_z(TZ_TANH, o, 1, 30)
+                              : tiny_rule_z(TZ_SIGMOID, o, 1, 1200);
         if (x < -tz) /* [-lim, -tz): the open interval from the double below -lim */
             return run(o, tiny(o, -1), tanh_form ? -0x1.e000000000001p+4 : -0x1.2c00000000001p+10,
                        -tz);

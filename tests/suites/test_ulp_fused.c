@@ -13,7 +13,8 @@
  * deciding wrong errors.  The bound lane's decisions are checked against gs_measure and the
  * policies' verdicts (check_lane).  Subnormal results (V known there too,
  * gs_fused_exact_errs_sub, and their quick case, gs_fused_quick_sub) come from the tails of
- * [-32, 32].
+ * [-32, 32]; zero outputs where f(x) lies far below them (gs_fused_quick_tiny, compared field
+ * by field) from each function's tail where f(x) is in [2^-1224, 2^-700).
  *   default: 3000 inputs of each kind per function, the fast path;
  *   "mpfr":  600 per kind and function with gs_measure on the MPFR path. */
 #include <math.h>
@@ -32,7 +33,7 @@
 static struct gs_ref *ref;
 static int use_mpfr;
 static unsigned long n_decided, n_tried, n_fast, n_exact, n_quick, n_quick_flush,
-    n_zero_err_wrong, n_exact_sub, n_quick_sub, n_quick_sub_zero;
+    n_zero_err_wrong, n_exact_sub, n_quick_sub, n_quick_sub_zero, n_tiny, n_tiny_cr;
 
 static double f32_of(uint64_t b)
 {
@@ -149,6 +150,30 @@ static void check_lane(const struct geluref_encl *e, uint64_t y, const struct gs
         }
 }
 
+/* The tiny case (f(x) far below the subnormals, where the general path decides less or
+ * nothing), where it decides, compared with gs_measure; 1 when it decided. */
+static int check_tiny(const struct geluref_encl *e, enum geluref_func f, uint64_t x, uint64_t y)
+{
+    struct gs_fused_meas ft;
+    memset(&ft, 0, sizeof ft);
+    if (!gs_fused_quick_tiny(e, y, &ft))
+        return 0;
+    struct gs_meas m;
+    assert_int_equal(gs_measure(ref, f, GELUREF_F32, x, y, &m), GELUREF_OK);
+    n_tiny++;
+    n_tiny_cr += ft.cr != 0;
+    if (ft.want != m.want || ft.cr != m.cr || ft.faithful != m.faithful ||
+        ft.cr_distance != m.cr_distance || ft.want_class != m.want_class ||
+        ft.defect != m.defect || m.exact != 0 || !ft.exact_errs || !ft.rel_one ||
+        ft.ulp != m.ulp || ft.abs != m.abs_err || gs_fused_rel(&ft) != m.rel_err)
+        fail_msg("%s x=0x%08llx y=0x%08llx: the tiny case differs: want 0x%llx defect %d ulp "
+                 "%a abs %a; gs_measure want 0x%llx defect %d ulp %a abs %a rel %a",
+                 geluref_func_name(f), (unsigned long long)x, (unsigned long long)y,
+                 (unsigned long long)ft.want, (int)ft.defect, ft.ulp, ft.abs,
+                 (unsigned long long)m.want, (int)m.defect, m.ulp, m.abs_err, m.rel_err);
+    return 1;
+}
+
 static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
 {
     double xd = f32_of(x);
@@ -168,6 +193,7 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
         memset(&fm, 0, sizeof fm);
         n_tried++;
         if (!gs_fused_measure_f32(&e, y, &fm)) {
+            (void)check_tiny(&e, f, x, y);
             struct gs_fused_meas ff;
             if (gs_fused_measure_f32_fast(&e, y, &ff) == 1)
                 fail_msg("%s x=0x%08llx y=0x%08llx: the common case's path decides alone",
@@ -175,6 +201,7 @@ static void check_one(enum geluref_func f, uint64_t x, struct gs_rng *rng)
             continue;
         }
         n_decided++;
+        (void)check_tiny(&e, f, x, y); /* (E in [-1000, -700): the general path decides too) */
         /* the common case's shorter path: the same decision, the same fields */
         struct gs_fused_meas ff;
         memset(&ff, 0, sizeof ff);
@@ -282,6 +309,30 @@ static void test_fused(void **state)
     /* the subnormal results' V (gs_fused_exact_errs_sub) and quick case (gs_fused_quick_sub)
      * were compared, zero outputs too */
     assert_true(n_exact_sub > 0 && n_quick_sub > n_exact_sub / 4 && n_quick_sub_zero > 0);
+    /* zeros far below the subnormals (gs_fused_quick_tiny), from the tails where f(x) lies in
+     * [2^-1224, 2^-700) */
+    static const struct {
+        enum geluref_func f;
+        double lo, hi;
+    } tails[] = { { GELUREF_GELU, -41.2, -37 },        { GELUREF_GELU_GRAD, -41.3, -37 },
+                  { GELUREF_NORMCDF, -41.2, -37 },     { GELUREF_NORMPDF, 37, 41.2 },
+                  { GELUREF_ERFC, 26, 29.2 },          { GELUREF_GELU_TANH, -22.6, -19 },
+                  { GELUREF_GELU_TANH_GRAD, -22.6, -19 }, { GELUREF_GELU_SIGMOID, -503, -280 } };
+    unsigned long tiny0 = n_tiny;
+    for (size_t i = 0; i < sizeof tails / sizeof tails[0]; i++) {
+        struct gs_rng rng;
+        gs_rng_seed(&rng, 0x71e0000u + i);
+        for (unsigned long j = 0; j < per / 10; j++) {
+            float u = (float)(tails[i].lo + (tails[i].hi - tails[i].lo) *
+                                                (double)(gs_rng_next(&rng) >> 11) * 0x1p-53);
+            uint32_t ub;
+            memcpy(&ub, &u, sizeof ub);
+            check_one(tails[i].f, ub, &rng);
+        }
+    }
+    print_message("the tiny case decided %lu zero outputs (%lu of them from the tails, %lu "
+                  "correctly rounded)\n", n_tiny, n_tiny - tiny0, n_tiny_cr);
+    assert_true(n_tiny - tiny0 > per / 10 && n_tiny_cr > 0 && n_tiny_cr < n_tiny);
     print_message("the quick case without its test of one cell decided a wrong error %lu "
                   "times\n", n_zero_err_wrong);
     assert_true(n_zero_err_wrong > 0); /* the comparison above can fail */

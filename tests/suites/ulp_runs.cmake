@@ -99,6 +99,28 @@ runs_test(grad_erfc_saturation_start 0 "${runs_libm}|grad_erfc.f32|--range|8.347
 # (signed_zero)
 runs_test(grad_tiny_start 1 "${runs_libm}|tanh_grad.f32|--range|-42.18:-42.17")
 runs_test(grad_erfc_tiny_start 1 "${runs_libm}|grad_erfc.f32|--range|-42.18:-42.17")
+# the TINY rules from binary32's negligible bound 2^-1225 (fast_fn.c gauss_tiny_z: 41.187 for
+# gelu, normcdf and normpdf; erfc_tiny_z: 29.139; tiny_rule_z: 22.532 for gelu_tanh, 502.57
+# for gelu_sigmoid, 22.581 for gelu_tanh_grad), each across its start
+runs_test(gelu_tiny_start 0 "${runs_libm}|erfc.f32|--range|-41.19:-41.18")
+runs_test(normcdf_tiny_start 0 "${runs_libm}|normcdf.f32|--range|-41.19:-41.18")
+runs_test(normpdf_tiny_start 0 "${runs_libm}|normpdf.f32|--range|41.18:41.19")
+runs_test(normpdf_tiny_start_neg 0 "${runs_libm}|normpdf.f32|--range|-41.19:-41.18")
+runs_test(erfc_tiny_start 0 "${runs_libm}|erfc_c99.f32|--range|29.135:29.145")
+runs_test(tanh_tiny_start 0 "${runs_libm}|tanh.f32|--range|-22.54:-22.525")
+runs_test(sigmoid_tiny_start 0 "${runs_libm}|sigmoid.f32|--range|-502.6:-502.55")
+runs_test(tanh_grad_tiny_start 1 "${runs_libm}|tanh_grad.f32|--range|-22.59:-22.575")
+# ulp.c own_rule: an approximation's own TINY rule where its exact function has none (no run
+# of both): tanh_grad.f32 over [-42.17, -22.58] (+0 for -0: the template fails, a finding at
+# each x), tanh.f32 over [-41.19, -22.53], and tanh_overshoot.f32's outputs there, which
+# differ input by input (wrong_sign: none but the template counted as it)
+runs_test(own_rule_tanh_grad 1 "${runs_libm}|tanh_grad.f32|--range|-25:-24.99")
+runs_test(own_rule_tanh 0 "${runs_libm}|tanh.f32|--range|-35:-34.99")
+runs_test(own_rule_overshoot 1 "${runs_mut}|tanh_overshoot.f32|--range|-25:-24.99")
+# gs_fused_quick_tiny (ulp_fused.h): zero outputs where f(x) lies in [2^-1224, 2^-700):
+# tanh_grad.f32's +0 (signed_zero) over [-22.2, -19.3], erfc.f32's -0 for gelu near -39
+runs_test(quick_tiny_tanh_grad 1 "${runs_libm}|tanh_grad.f32|--range|-21:-20.99")
+runs_test(quick_tiny_gelu 0 "${runs_libm}|erfc.f32|--range|-39.01:-39")
 runs_test(normpdf_flat 0 "${runs_libm}|normpdf.f32|--range|0x1.fffp-33:0x1.001p-32")
 runs_test(normpdf_flat_neg 0 "${runs_libm}|normpdf.f32|--range|-0x1.001p-32:-0x1.fffp-33")
 # kernels that leave the rule's output: +0 for -0 in the tail (a SAME rule), inf from 2^127
