@@ -662,6 +662,38 @@ static dd one_plus(dd m, int64_t q, double ew, double *ed)
 }
 
 /* x / (1 + e^-a(x)), the tanh form (tanh_form = 1) or the sigmoid form. */
+/* The approximations' saturation from below 30 and 1200: for x > 0, f = x (1 - w/(1+w)) with
+ * 0 < w/(1+w) < w, so f lies in the open cell next to x below (cell(o, x, -1), what x > lim
+ * gives, and what the general path below finds once it sees w < 2^-(prec+1)) wherever w <
+ * 2^-(prec+1), i.e. a > (prec+1) ln2 for w = e^(-a): for the tanh form a = 2b (x + c2 x^3) >=
+ * 1.5957691 x + 0.0713548 x^3 (2b and 2b c2 rounded down), increasing, so bisection finds a
+ * point x_s of [1, 30] with that bound above (prec+1) ln2 + 2^-20 (ln2 rounded up; the bound
+ * in double errs by far less than 2^-20); for the sigmoid form a = 1.702 x > 1.7019 x, so x_s
+ * = ((prec+1) ln2 / 1.7019) (1 + 2^-40) (the roundings within 3u).  Then one rule
+ * (GELUREF_RUN_SCALED, run_x) up to lim.  (6.35 and 16.70 for binary32, 5.06 and 10.18 for
+ * bfloat16, 5.34 and 11.40 for binary16, 7.95 and 28.51 for binary64.) */
+static double approx_sat_x(const struct gr_fx *o, int tanh_form)
+{
+    const double L = (o->prec + 1) * 0x1.62e42fefa39f0p-1 + 0x1p-20;
+    if (!tanh_form)
+        return L / 1.7019 * (1 + 0x1p-40);
+    static _Thread_local int kept_prec = -1; /* (the last one found, as tanh_grad_sat_x) */
+    static _Thread_local double kept_x;
+    if (o->prec == kept_prec)
+        return kept_x;
+    double lo = 1, hi = 30;
+    for (int i = 0; i < 60; i++) {
+        double m = 0.5 * (lo + hi);
+        if (1.5957691 * m + 0.0713548 * m * m * m > L)
+            hi = m;
+        else
+            lo = m;
+    }
+    kept_prec = o->prec;
+    kept_x = hi;
+    return hi;
+}
+
 static enum gr_fx_kind approx_gelu(double x, int tanh_form, struct gr_fx *o)
 {
     double lim = tanh_form ? 30.0 : 1200.0;
@@ -676,6 +708,12 @@ static enum gr_fx_kind approx_gelu(double x, int tanh_form, struct gr_fx *o)
     }
     if (x > lim)
         return run_x(o, x, 0, -1, lim, INFINITY);
+    if (x > (tanh_form ? 4.0 : 10.0)) { /* below every precision's approx_sat_x */
+        double sx = approx_sat_x(o, tanh_form);
+        if (x > sx) /* (sx, lim]: the open interval up to the double after lim */
+            return run_x(o, x, 0, -1, sx,
+                         tanh_form ? 0x1.e000000000001p+4 : 0x1.2c00000000001p+10);
+    }
     if (fabs(x) < near0(o)) /* 0.5 x (1 + tanh(c x)), |tanh(c x)| < 0.86 |x| < 2^-prec */
         return x > 0 ? run_x(o, x, -1, 1, 0, near0(o)) : run_x(o, x, -1, -1, -near0(o), 0);
     double ea, ew, ed;

@@ -208,6 +208,10 @@ int main(int argc, char **argv)
                        496.04654328117482, 451.59803281382199, 502.57067596117844,
                        879.63214228656545, 22.480327967653814, 21.769284486030905,
                        22.581030440322536, 27.324630514626822,
+                       /* gelu_tanh's and gelu_sigmoid's saturation (approx_sat_x) */
+                       5.0613808326645184, 5.3427630246464028, 6.3515305459187745,
+                       7.9487446543039084, 10.181961612132742, 11.403796938345637,
+                       16.698416685268189, 28.509491505326174,
                        /* normpdf's flat top below 2^-32 and 2^-46 */
                        0x1p-32, 0x1p-46 };
     for (int f = GELUREF_FUNC_FIRST; f <= GELUREF_GELU_GRAD2; f++) {
@@ -231,28 +235,32 @@ int main(int argc, char **argv)
         }
     }
     /* the rules a binary32 sweep relies on for its runs (suites/ulp.c), reported where the
-     * sweep meets them: saturation of erf, erfc and normcdf below 40, phi's flat top */
+     * sweep meets them: saturation of erf, erfc and normcdf below 40, phi's flat top, the
+     * TINY rules from the negligible bound, the approximations' saturation */
     static const struct {
         enum geluref_func f;
         double x, lo, hi;
+        int scaled; /* a SCALED rule (else SAME) */
     } want[] = {
-        { GELUREF_ERF, -6.0, -42.7, -5.330950609690335 },
-        { GELUREF_ERF, 16.0, 5.330950609690335, 42.7 },
-        { GELUREF_ERFC, -5.5, -42.7, -5.330950609690335 },
-        { GELUREF_NORMCDF, 7.75, 7.539102652565192, 40.0 },
-        { GELUREF_GELU_GRAD, 10.0, 8.348487518252686, 40.0 },
-        { GELUREF_GELU_TANH_GRAD, 10.0, 7.3262411727700965, 30.0 },
-        { GELUREF_GELU_GRAD, -50.0, -60.0, -42.174904886047095 },
-        { GELUREF_GELU, -50.0, -60.0, -41.187046414800754 },
-        { GELUREF_NORMCDF, -50.0, -60.0, -41.187046414800754 },
-        { GELUREF_NORMPDF, -50.0, -60.0, -41.187046414800754 },
-        { GELUREF_NORMPDF, 50.0, 41.187046414800754, 60.0 },
-        { GELUREF_ERFC, 35.0, 29.139411390545927, 42.7 },
-        { GELUREF_GELU_TANH, -25.0, -30.0, -22.532143498082121 },
-        { GELUREF_GELU_SIGMOID, -700.0, -1200.0, -502.57067596117844 },
-        { GELUREF_GELU_TANH_GRAD, -25.0, -30.0, -22.581030440322536 },
-        { GELUREF_NORMPDF, 1e-20, 0, 0x1p-32 },
-        { GELUREF_NORMPDF, -0x1.fffffep-33, -0x1p-32, 0 },
+        { GELUREF_ERF, -6.0, -42.7, -5.330950609690335, 0 },
+        { GELUREF_ERF, 16.0, 5.330950609690335, 42.7, 0 },
+        { GELUREF_ERFC, -5.5, -42.7, -5.330950609690335, 0 },
+        { GELUREF_NORMCDF, 7.75, 7.539102652565192, 40.0, 0 },
+        { GELUREF_GELU_GRAD, 10.0, 8.348487518252686, 40.0, 0 },
+        { GELUREF_GELU_TANH_GRAD, 10.0, 7.3262411727700965, 30.0, 0 },
+        { GELUREF_GELU_GRAD, -50.0, -60.0, -42.174904886047095, 0 },
+        { GELUREF_GELU, -50.0, -60.0, -41.187046414800754, 0 },
+        { GELUREF_NORMCDF, -50.0, -60.0, -41.187046414800754, 0 },
+        { GELUREF_NORMPDF, -50.0, -60.0, -41.187046414800754, 0 },
+        { GELUREF_NORMPDF, 50.0, 41.187046414800754, 60.0, 0 },
+        { GELUREF_ERFC, 35.0, 29.139411390545927, 42.7, 0 },
+        { GELUREF_GELU_TANH, -25.0, -30.0, -22.532143498082121, 0 },
+        { GELUREF_GELU_SIGMOID, -700.0, -1200.0, -502.57067596117844, 0 },
+        { GELUREF_GELU_TANH_GRAD, -25.0, -30.0, -22.581030440322536, 0 },
+        { GELUREF_GELU_TANH, 20.0, 6.3515305459187745, 30.0, 1 },
+        { GELUREF_GELU_SIGMOID, 100.0, 16.698416685268189, 1200.0, 1 },
+        { GELUREF_NORMPDF, 1e-20, 0, 0x1p-32, 0 },
+        { GELUREF_NORMPDF, -0x1.fffffep-33, -0x1p-32, 0, 0 },
     };
     for (size_t i = 0; dt == GELUREF_F32 && i < sizeof want / sizeof want[0]; i++) {
         float xf = (float)want[i].x;
@@ -262,10 +270,11 @@ int main(int argc, char **argv)
         struct geluref_odd_run r;
         if (geluref_eval_odd_run(want[i].f, dt, xb, GELUREF_PATH_FAST, NULL, NULL, &o, &r) !=
                 GELUREF_OK ||
-            r.kind != GELUREF_RUN_SAME || !(fabs(r.lo - want[i].lo) <= 1e-9 * fabs(want[i].lo)) ||
+            r.kind != (want[i].scaled ? GELUREF_RUN_SCALED : GELUREF_RUN_SAME) || !(fabs(r.lo - want[i].lo) <= 1e-9 * fabs(want[i].lo)) ||
             !(fabs(r.hi - want[i].hi) <= 1e-9 * fabs(want[i].hi))) {
-            printf("FAIL %s at %a: no SAME rule over (%a, %a) (kind %d, (%a, %a))\n",
-                   geluref_func_name(want[i].f), want[i].x, want[i].lo, want[i].hi, (int)r.kind,
+            printf("FAIL %s at %a: no %s rule over (%a, %a) (kind %d, (%a, %a))\n",
+                   geluref_func_name(want[i].f), want[i].x, want[i].scaled ? "SCALED" : "SAME",
+                   want[i].lo, want[i].hi, (int)r.kind,
                    r.lo, r.hi);
             n_bad++;
         }

@@ -110,6 +110,10 @@ runs_test(erfc_tiny_start 0 "${runs_libm}|erfc_c99.f32|--range|29.135:29.145")
 runs_test(tanh_tiny_start 0 "${runs_libm}|tanh.f32|--range|-22.54:-22.525")
 runs_test(sigmoid_tiny_start 0 "${runs_libm}|sigmoid.f32|--range|-502.6:-502.55")
 runs_test(tanh_grad_tiny_start 1 "${runs_libm}|tanh_grad.f32|--range|-22.59:-22.575")
+# the approximations' saturation (fast_fn.c approx_sat_x: 6.3515 for gelu_tanh, 16.698 for
+# gelu_sigmoid, binary32), SCALED
+runs_test(tanh_saturation_start 0 "${runs_libm}|tanh.f32|--range|6.35:6.353")
+runs_test(sigmoid_saturation_start 0 "${runs_libm}|sigmoid.f32|--range|16.69:16.71")
 # ulp.c own_rule: an approximation's own TINY rule where its exact function has none (no run
 # of both): tanh_grad.f32 over [-42.17, -22.58] (+0 for -0: the template fails, a finding at
 # each x), tanh.f32 over [-41.19, -22.53], and tanh_overshoot.f32's outputs there, which
