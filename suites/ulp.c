@@ -1120,7 +1120,17 @@ static int pre_own(const struct geluref_encl *e, unsigned char *ok, const uint64
     return r < 0 ? -1 : 0;
 }
 
-/* Inputs of a block without the kernel's own enclosure, at least, for own_rule to try. */
+/* Whether the fused pass can decide nothing from enclosure e (ok: it holds): it does not
+ * hold, or f(x) lies below 2^GS_FUSED_TINY_EMIN (a TINY rule's tail, where the double tier
+ * still serves). */
+static inline int undecidable(const struct geluref_encl *e, unsigned char ok)
+{
+    uint64_t mb;
+    memcpy(&mb, &e->m, sizeof mb);
+    return !ok || (int64_t)((mb >> 52) & 0x7ff) - 1023 + e->e < GS_FUSED_TINY_EMIN;
+}
+
+/* Inputs of a block the fused pass cannot decide, at least, for own_rule and ex_rule to try. */
 #define OWN_RULE_MIN 8
 
 /* The kernel's own measurement of a block's inputs that the fused pass cannot decide (their
@@ -1151,10 +1161,7 @@ static int own_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const doub
     unsigned char bad[ULP_MEAS_BLOCK];
     size_t q0 = k, nbad = 0;
     for (size_t q = 0; q < k; q++) {
-        uint64_t mb;
-        memcpy(&mb, &e[q].m, sizeof mb);
-        bad[q] = q != done &&
-                 (!ok[q] || (int64_t)((mb >> 52) & 0x7ff) - 1023 + e[q].e < GS_FUSED_TINY_EMIN);
+        bad[q] = q != done && undecidable(&e[q], ok[q]);
         nbad += bad[q];
     }
     if (nbad < OWN_RULE_MIN)
@@ -1200,6 +1207,54 @@ static int own_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const doub
         gs_errstat_add_repeat_n(&a->loc[rg], &m, counted);
     *n = counted + 1;
     return 0;
+}
+
+/* The exact function's measurement of a block's inputs that the fused pass cannot decide
+ * (undecidable) under a rule of the reference (GELUREF_RUN_SAME) where the kernel's own
+ * function has none, so that no run of both takes them: for binary32, gelu's TINY rule below
+ * -41.19 against gelu_sigmoid's, which starts at -502.6.  As own_rule: the first such input
+ * (not skipped: skip[q] set, a span lane's, or q = done, accounted first) is measured in full
+ * (gs_measure_run) and added to the exact function's statistics (gs_errstat_add, as pre_x's
+ * measurement), and those after it inside the rule's interval with its output, which have
+ * its very measurement but for x, are counted (gs_errstat_add_repeat_n; the exact function's
+ * measurement is not judged).  tk[q] = 1 for the inputs done, ok[q] cleared for them, *n their
+ * count (0: none, tk unset).  The same result as measuring each in full (pass 5). */
+static void ex_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const double *xd,
+                    const uint64_t *x, const uint64_t *y, size_t k, enum gs_region rg,
+                    const struct geluref_encl *e, unsigned char *ok, const unsigned char *skip,
+                    size_t done, unsigned char *tk, uint64_t *n)
+{
+    struct gs_ctx *c = u->c;
+    *n = 0;
+    unsigned char bad[ULP_MEAS_BLOCK];
+    size_t q0, nbad = 0;
+    for (size_t q = 0; q < k; q++) {
+        bad[q] = q != done && !(skip && skip[q]) && undecidable(&e[q], ok[q]);
+        nbad += bad[q];
+    }
+    if (nbad < OWN_RULE_MIN)
+        return;
+    for (q0 = 0; !bad[q0]; q0++)
+        ;
+    struct gs_meas m;
+    struct geluref_odd_run run;
+    if (gs_measure_run(c->ref[t], u->exact, c->dt, x[q0], y[q0], &m, &run) != GELUREF_OK ||
+        run.kind != GELUREF_RUN_SAME)
+        return; /* (measured again in full by pass 5, which records a failure) */
+    gs_errstat_add(&a->ex_loc[rg], &m);
+    memset(tk, 0, k);
+    tk[q0] = 1;
+    ok[q0] = 0;
+    uint64_t counted = 0;
+    for (size_t q = q0 + 1; q < k; q++)
+        if (bad[q] && y[q] == y[q0] && run.lo < xd[q] && xd[q] < run.hi) {
+            tk[q] = 1;
+            ok[q] = 0;
+            counted++;
+        }
+    if (counted)
+        gs_errstat_add_repeat_n(&a->ex_loc[rg], &m, counted);
+    *n = counted + 1;
 }
 
 /* The span lane's enclosures (ulp_lane.h): f at the ends of each GS_SPAN inputs of the block
@@ -1455,6 +1510,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         if (2 * n_span < k && !fresh_ex)
             fs.skip_span = FUSED_LANE_SKIP;
     }
+    /* the exact function's inputs under a rule of its own alone (ex_rule) */
+    unsigned char tk_xr[ULP_MEAS_BLOCK];
+    uint64_t n_xr = 0;
+    if (u->exhaustive && u->exact && one_rg)
+        ex_rule(u, a, t, xd, x, y, k, rg0, ex, okx, span ? tk_span : NULL, pre_x, tk_xr, &n_xr);
     if (any_ex) {
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
         if (pre_x < k)
@@ -1493,12 +1553,19 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
             flags_or(tk_ex, tk_span, k);
         any_ex = 1;
     }
-    /* (the exact function's lanes against the inputs the span lane left them) */
-    if (quick_ex && 4 * n_ex < k - n_span && !fresh_ex)
+    if (n_xr > 0) { /* ex_rule's inputs are done too */
+        if (!any_ex)
+            memcpy(tk_ex, tk_xr, k);
+        else
+            flags_or(tk_ex, tk_xr, k);
+        any_ex = 1;
+    }
+    /* (the exact function's lanes against the inputs the span lane and ex_rule left them) */
+    if (quick_ex && 4 * n_ex < k - n_span - n_xr && !fresh_ex)
         fs.skip_qex = FUSED_LANE_SKIP;
     if (lane_own && 2 * crn_own < k - n_spo - n_rule && !fresh_own)
         fs.skip_own = FUSED_LANE_SKIP;
-    if (lane_ex && 2 * crn_ex < k - n_span && !fresh_ex)
+    if (lane_ex && 2 * crn_ex < k - n_span - n_xr && !fresh_ex)
         fs.skip_ex = FUSED_LANE_SKIP;
     /* The inputs both lanes took (the exact function's, where there is one, or its last
      * input accounted above) are done: the loop below gives them their states without the

@@ -121,6 +121,11 @@ runs_test(sigmoid_saturation_start 0 "${runs_libm}|sigmoid.f32|--range|16.69:16.
 runs_test(own_rule_tanh_grad 1 "${runs_libm}|tanh_grad.f32|--range|-25:-24.99")
 runs_test(own_rule_tanh 0 "${runs_libm}|tanh.f32|--range|-35:-34.99")
 runs_test(own_rule_overshoot 1 "${runs_mut}|tanh_overshoot.f32|--range|-25:-24.99")
+# ulp.c ex_rule: the exact function's TINY rule where the kernel's own function has none:
+# gelu's below -41.19 against sigmoid.f32's outputs (gelu_sigmoid's own rule starts at
+# -502.6), which differ input by input there, and across gelu's start
+runs_test(ex_rule_sigmoid 1 "${runs_libm}|sigmoid.f32|--range|-45:-44.99")
+runs_test(ex_rule_sigmoid_start 1 "${runs_libm}|sigmoid.f32|--range|-41.19:-41.18")
 # gs_fused_quick_tiny (ulp_fused.h): zero outputs where f(x) lies in [2^-1224, 2^-700):
 # tanh_grad.f32's +0 (signed_zero) over [-22.2, -19.3], erfc.f32's -0 for gelu near -39
 runs_test(quick_tiny_tanh_grad 1 "${runs_libm}|tanh_grad.f32|--range|-21:-20.99")
