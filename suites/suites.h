@@ -364,9 +364,7 @@ int gs_finding_json_cmp(const json_t *a, const json_t *b);
 /* cr_distance histogram buckets: 0, 1, 2, 3-4, 5-16, 17-256, > 256, not comparable (NaN). */
 #define GS_HIST_N 8
 const char *gs_hist_label(int i); /* "0", "1", "2", "3-4", "5-16", "17-256", ">256", "nan" */
-/* The bucket of a cr_distance d: the number of the upper ends 0, 1, 2, 4, 16 and 256 of the
- * buckets "0" to "17-256" that d exceeds (">256" above them all); a negative d (a NaN on
- * either side) "nan". */
+
 /* x 2^k as ldexp gives it: one multiplication by an exact power of two when 2^k is a normal
  * double (correctly rounded, as ldexp is), else ldexp itself (measure.c's errors, and the ulp
  * sweep's fused measurement of the same errors, ulp_fused.h). */
@@ -382,6 +380,9 @@ static inline double gs_pow2_scale(double x, int64_t k)
     return ldexp(x, k < -100000 ? -100000 : k > 100000 ? 100000 : (int)k);
 }
 
+/* The bucket of a cr_distance d: the number of the upper ends 0, 1, 2, 4, 16 and 256 of the
+ * buckets "0" to "17-256" that d exceeds (">256" above them all); a negative d (a NaN on
+ * either side) "nan". */
 static inline int gs_hist_index(int64_t d)
 {
     if (d < 0)

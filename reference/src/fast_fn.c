@@ -661,7 +661,6 @@ static dd one_plus(dd m, int64_t q, double ew, double *ed)
     return d;
 }
 
-/* x / (1 + e^-a(x)), the tanh form (tanh_form = 1) or the sigmoid form. */
 /* The approximations' saturation from below 30 and 1200: for x > 0, f = x (1 - w/(1+w)) with
  * 0 < w/(1+w) < w, so f lies in the open cell next to x below (cell(o, x, -1), what x > lim
  * gives, and what the general path below finds once it sees w < 2^-(prec+1)) wherever w <
@@ -694,6 +693,7 @@ static double approx_sat_x(const struct gr_fx *o, int tanh_form)
     return hi;
 }
 
+/* x / (1 + e^-a(x)), the tanh form (tanh_form = 1) or the sigmoid form. */
 static enum gr_fx_kind approx_gelu(double x, int tanh_form, struct gr_fx *o)
 {
     double lim = tanh_form ? 30.0 : 1200.0;

@@ -270,7 +270,8 @@ int main(int argc, char **argv)
         struct geluref_odd_run r;
         if (geluref_eval_odd_run(want[i].f, dt, xb, GELUREF_PATH_FAST, NULL, NULL, &o, &r) !=
                 GELUREF_OK ||
-            r.kind != (want[i].scaled ? GELUREF_RUN_SCALED : GELUREF_RUN_SAME) || !(fabs(r.lo - want[i].lo) <= 1e-9 * fabs(want[i].lo)) ||
+            r.kind != (want[i].scaled ? GELUREF_RUN_SCALED : GELUREF_RUN_SAME) ||
+            !(fabs(r.lo - want[i].lo) <= 1e-9 * fabs(want[i].lo)) ||
             !(fabs(r.hi - want[i].hi) <= 1e-9 * fabs(want[i].hi))) {
             printf("FAIL %s at %a: no %s rule over (%a, %a) (kind %d, (%a, %a))\n",
                    geluref_func_name(want[i].f), want[i].x, want[i].scaled ? "SCALED" : "SAME",
