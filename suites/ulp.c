@@ -536,6 +536,17 @@ static inline void flags_or(unsigned char *t, const unsigned char *s, size_t k)
         t[q] |= s[q];
 }
 
+/* The inputs taken by one more way (src) added to a block's taken flags t, which hold
+ * nothing yet where *any is 0 (then a copy); *any set. */
+static inline void take_or(unsigned char *t, int *any, const unsigned char *src, size_t k)
+{
+    if (!*any)
+        memcpy(t, src, k);
+    else
+        flags_or(t, src, k);
+    *any = 1;
+}
+
 static void fused_meas_of(const struct gs_fused_meas *fm, uint64_t x, uint64_t y,
                           struct gs_meas *m);
 static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
@@ -1523,43 +1534,23 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         n_ex = block_lanes(ex, okx, x, y, k, lane_ex, &lim_ex, quick_ex, &b, tk_ex,
                            &a->ex_loc[rg0], failed, &crn_ex, &lf);
     }
-    if (n_spo > 0) { /* the own span lane's inputs are done, as the other lanes' */
-        if (!any_own)
-            memcpy(tk_own, tk_spo, k);
-        else
-            flags_or(tk_own, tk_spo, k);
-        any_own = 1;
-    }
+    if (n_spo > 0) /* the own span lane's inputs are done, as the other lanes' */
+        take_or(tk_own, &any_own, tk_spo, k);
     if (pre_o < k) { /* accounted above */
         if (!any_own)
             memset(tk_own, 0, k);
         tk_own[pre_o] = 1;
         any_own = 1;
     }
-    if (n_rule > 0) { /* own_rule's inputs are done too */
-        if (!any_own)
-            memcpy(tk_own, tk_rule, k);
-        else
-            flags_or(tk_own, tk_rule, k);
-        any_own = 1;
-    }
+    if (n_rule > 0) /* own_rule's inputs are done too */
+        take_or(tk_own, &any_own, tk_rule, k);
     /* (the own lanes against the inputs the own span lane and own_rule left them) */
     if (quick_own && 4 * n_own < k - n_spo - n_rule && !fresh_own)
         fs.skip_qown = FUSED_LANE_SKIP;
-    if (n_span > 0) { /* the span lane's inputs are done, as the other lanes' */
-        if (!any_ex)
-            memcpy(tk_ex, tk_span, k);
-        else
-            flags_or(tk_ex, tk_span, k);
-        any_ex = 1;
-    }
-    if (n_xr > 0) { /* ex_rule's inputs are done too */
-        if (!any_ex)
-            memcpy(tk_ex, tk_xr, k);
-        else
-            flags_or(tk_ex, tk_xr, k);
-        any_ex = 1;
-    }
+    if (n_span > 0) /* the span lane's inputs are done, as the other lanes' */
+        take_or(tk_ex, &any_ex, tk_span, k);
+    if (n_xr > 0) /* ex_rule's inputs are done too */
+        take_or(tk_ex, &any_ex, tk_xr, k);
     /* (the exact function's lanes against the inputs the span lane and ex_rule left them) */
     if (quick_ex && 4 * n_ex < k - n_span - n_xr && !fresh_ex)
         fs.skip_qex = FUSED_LANE_SKIP;

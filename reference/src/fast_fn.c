@@ -378,6 +378,26 @@ static double xphi_below_x(double n)
 }
 static double gelu_grad_sat_x(const struct gr_fx *o) { return xphi_below_x(o->prec + 1); }
 
+/* Bisection on [lo, hi] for a point z with h(z) < -L, h decreasing there: n halvings, the
+ * upper end kept (h(hi) < -L holds throughout where it holds at the start). */
+static double bisect_below(double (*h)(double), double lo, double hi, double L, int n)
+{
+    for (int i = 0; i < n; i++) {
+        double m = 0.5 * (lo + hi);
+        if (h(m) < -L)
+            hi = m;
+        else
+            lo = m;
+    }
+    return hi;
+}
+
+/* tanh_grad_sat_x's h (below) */
+static double tanh_grad_sat_h(double m)
+{
+    return 0.46736 + m * (0.5 - 1.5957691) + m * m * (0.134146 - 0.0713548 * m);
+}
+
 /* gelu_tanh_grad's saturation from below 30: for x > 2, 0 < f - 1 < A w (gelu_tanh_grad
  * below), and ln(A w) = ln(2b) + ln x + ln(1 + 3 c2 x^2) - 2b (x + c2 x^3) <= h(x) = 0.46736 +
  * x/2 + 0.134146 x^2 - 1.5957691 x - 0.0713548 x^3 (b = sqrt(2/pi); ln x <= x/2 for x >= 2,
@@ -396,18 +416,9 @@ static double tanh_grad_sat_x(const struct gr_fx *o)
     if (o->prec == kept_prec)
         return kept_x;
     const double L = (o->prec + 1) * 0x1.62e42fefa39f0p-1 + 0x1p-20;
-    double lo = 2, hi = 30;
-    for (int i = 0; i < 40; i++) {
-        double m = 0.5 * (lo + hi);
-        double h = 0.46736 + m * (0.5 - 1.5957691) + m * m * (0.134146 - 0.0713548 * m);
-        if (h < -L)
-            hi = m;
-        else
-            lo = m;
-    }
     kept_prec = o->prec;
-    kept_x = hi;
-    return hi;
+    kept_x = bisect_below(tanh_grad_sat_h, 2, 30, L, 40);
+    return kept_x;
 }
 
 /* gelu_grad's TINY rule from above -60: for x = -z, z >= 1, f = phi(z) (M(z) - z) < 0 and
@@ -578,16 +589,14 @@ static enum gr_fx_kind erf_fn(double x, struct gr_fx *o)
  * gelu_tanh_grad; 22.53, 22.43, 21.72, 27.29 for gelu_tanh; 502.6, 496.0, 451.6, 879.6 for
  * gelu_sigmoid.) */
 enum { TZ_TANH_GRAD, TZ_TANH, TZ_SIGMOID, TZ_N };
-static double tiny_rule_h(int which, double z)
+static double tiny_h_tanh_grad(double z)
 {
-    switch (which) {
-    case TZ_TANH_GRAD:
-        return 1.160504 + log(z) + log1p(0.134146 * z * z) - 1.5957691 * z -
-               0.0713548 * z * z * z;
-    case TZ_TANH: return log(z) - 1.5957691 * z - 0.0713548 * z * z * z;
-    default: return log(z) - 1.7019 * z;
-    }
+    return 1.160504 + log(z) + log1p(0.134146 * z * z) - 1.5957691 * z - 0.0713548 * z * z * z;
 }
+static double tiny_h_tanh(double z) { return log(z) - 1.5957691 * z - 0.0713548 * z * z * z; }
+static double tiny_h_sigmoid(double z) { return log(z) - 1.7019 * z; }
+static double (*const tiny_rule_h[TZ_N])(double) = { tiny_h_tanh_grad, tiny_h_tanh,
+                                                      tiny_h_sigmoid };
 
 /* The start z_t of a TINY rule: bisection on [lo, hi] (which: the function's bound H above,
  * decreasing there) for a point with H(z_t) < T ln2 - 2^-20, T the dtype's negligible bound's
@@ -603,17 +612,10 @@ static double tiny_rule_z(int which, const struct gr_fx *o, double lo, double hi
     int T = tiny_log2_of(o);
     if (kept_t[which] == T) /* (T < 0: never the 0 of an unset entry) */
         return kept_z[which];
-    const double L = -T * 0x1.62e42fefa39f0p-1 + 0x1p-20;
-    for (int i = 0; i < 60; i++) {
-        double m = 0.5 * (lo + hi);
-        if (tiny_rule_h(which, m) < -L)
-            hi = m;
-        else
-            lo = m;
-    }
     kept_t[which] = T;
-    kept_z[which] = hi;
-    return hi;
+    kept_z[which] = bisect_below(tiny_rule_h[which], lo, hi, -T * 0x1.62e42fefa39f0p-1 + 0x1p-20,
+                                 60);
+    return kept_z[which];
 }
 
 /* ---- the approximations: w = e^(-a) with a = 2|u|, u = sqrt(2/pi) (x + 0.044715 x^3), or
@@ -671,6 +673,7 @@ static dd one_plus(dd m, int64_t q, double ew, double *ed)
  * = ((prec+1) ln2 / 1.7019) (1 + 2^-40) (the roundings within 3u).  Then one rule
  * (GELUREF_RUN_SCALED, run_x) up to lim.  (6.35 and 16.70 for binary32, 5.06 and 10.18 for
  * bfloat16, 5.34 and 11.40 for binary16, 7.95 and 28.51 for binary64.) */
+static double approx_sat_h(double m) { return -(1.5957691 * m + 0.0713548 * m * m * m); }
 static double approx_sat_x(const struct gr_fx *o, int tanh_form)
 {
     const double L = (o->prec + 1) * 0x1.62e42fefa39f0p-1 + 0x1p-20;
@@ -680,17 +683,9 @@ static double approx_sat_x(const struct gr_fx *o, int tanh_form)
     static _Thread_local double kept_x;
     if (o->prec == kept_prec)
         return kept_x;
-    double lo = 1, hi = 30;
-    for (int i = 0; i < 60; i++) {
-        double m = 0.5 * (lo + hi);
-        if (1.5957691 * m + 0.0713548 * m * m * m > L)
-            hi = m;
-        else
-            lo = m;
-    }
     kept_prec = o->prec;
-    kept_x = hi;
-    return hi;
+    kept_x = bisect_below(approx_sat_h, 1, 30, L, 60);
+    return kept_x;
 }
 
 /* x / (1 + e^-a(x)), the tanh form (tanh_form = 1) or the sigmoid form. */
