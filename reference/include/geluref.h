@@ -260,15 +260,6 @@ GELUREF_API size_t geluref_enclose_n(enum geluref_func f, const double *x, size_
  * inputs by its enclosures at the run's ends (suites/ulp_lane.h). */
 GELUREF_API int geluref_monotone(enum geluref_func f, double lo, double hi);
 
-/* appended after 0.2.0: +1 when f is known convex on [lo, hi] (closed; infinite ends allowed),
- * -1 when known concave, 0 when not known (a NaN end, lo > hi, an interval holding an
- * inflection point or its neighbourhood, the functions not claimed).  Known: gelu concave up
- * to -1.415 and from 1.415, convex on [-1.414, 1.414] (inflection points -+sqrt2); gelu_grad
- * concave up to -2 and on [0, 2], convex on [-2, 0] and from 2; gelu_sigmoid concave up to
- * -1.41 and from 1.41, convex on [-1.409, 1.409] (inflection points -+1.409728).  The ulp
- * sweep bounds f between the run ends' chords (suites/ulp_lane.h). */
-GELUREF_API int geluref_convex(enum geluref_func f, double lo, double hi);
-
 /* ---- dtype values ---- */
 /* Sets v (any precision >= the dtype's) to the exact value of bits; NaN for NaN. */
 GELUREF_API void geluref_bits_to_mpfr(mpfr_ptr v, enum geluref_dtype dt, uint64_t bits);

@@ -35,23 +35,7 @@
  *    (extrema at +-1.4185) nothing is claimed.
  *    (The three values were computed in double from tanh and exp, within 1e-15 of the true
  *    ones, far from 1.)
- * The other functions are not claimed (0).
- *
- * geluref_convex: the intervals where a function is known convex or concave, each from the sign
- * of its second derivative (tests/reference/test_monotone.c checks the pieces' second
- * differences of correctly rounded values, densely next to each inflection point):
- *  - gelu'' = gelu_grad' = phi (2 - x^2): concave on (-inf, -1.415] and [1.415, inf), convex
- *    on [-1.414, 1.414] (the inflection points are -+sqrt2; the decimal squares as above).
- *  - gelu_grad'' = (phi (2 - x^2))' = -x phi (2 - x^2) - 2 x phi = x phi (x^2 - 4): concave on
- *    (-inf, -2] and [0, 2], convex on [-2, 0] and [2, inf) (where it is 0 at an end, the sign
- *    holds on the closed piece).
- *  - gelu_sigmoid = x s(a x): with s' = s (1 - s), its second derivative is a s (1 - s) (2 +
- *    a x (1 - 2 s(a x))) = a s (1 - s) (2 - z tanh(z / 2)) for z = a x (1 - 2 s(z) = -tanh(z /
- *    2)).  z tanh(z / 2) is even and grows with |z|: 1.99851 at |x| = 1.409 and 2.00056 at
- *    |x| = 1.41 (computed in double from tanh, within 1e-15 of the true values, far from 2), so
- *    convex on [-1.409, 1.409] and concave on (-inf, -1.41] and [1.41, inf) (the inflection
- *    points are at -+1.409728).
- * The others are not claimed (0). */
+ * The other functions are not claimed (0). */
 #include <math.h>
 
 #include "geluref.h"
@@ -93,28 +77,6 @@ int geluref_monotone(enum geluref_func f, double lo, double hi)
     case GELUREF_GELU_TANH:
     case GELUREF_GELU_SIGMOID: return within(approx, 2, lo, hi);
     case GELUREF_GELU_TANH_GRAD: return within(tgrad, 1, lo, hi);
-    default: return 0;
-    }
-}
-
-int geluref_convex(enum geluref_func f, double lo, double hi)
-{
-    if (!(lo <= hi)) /* NaN, or an empty interval */
-        return 0;
-    /* dir: +1 convex, -1 concave */
-    static const struct piece gelu[] = { { -INFINITY, -1.415, -1 },
-                                         { -1.414, 1.414, 1 },
-                                         { 1.415, INFINITY, -1 } };
-    static const struct piece grad[] = {
-        { -INFINITY, -2, -1 }, { -2, 0, 1 }, { 0, 2, -1 }, { 2, INFINITY, 1 }
-    };
-    static const struct piece sigm[] = { { -INFINITY, -1.41, -1 },
-                                         { -1.409, 1.409, 1 },
-                                         { 1.41, INFINITY, -1 } };
-    switch (f) {
-    case GELUREF_GELU: return within(gelu, 3, lo, hi);
-    case GELUREF_GELU_GRAD: return within(grad, 4, lo, hi);
-    case GELUREF_GELU_SIGMOID: return within(sigm, 3, lo, hi);
     default: return 0;
     }
 }
