@@ -360,6 +360,32 @@ static int tmpl_at(struct ulp_run *u, unsigned t, uint64_t x, uint64_t y, struct
     return 1;
 }
 
+/* A failed template's findings (kind fail, score: its measurement m judged by the policy) at
+ * each of the counted inputs q in [i, e), those sel marks (sel NULL: those whose output is
+ * want_y), counted of them: a finding at its own x, recorded in increasing x, kept where it
+ * can enter the worst list (gs_ut_judge_meas) and from the first that cannot on only counted
+ * (gs_findings_count_unkept, gs_findings_count_more: the list's last entry only moves ahead,
+ * so no larger x of the same score could enter it). */
+static void tmpl_findings(struct gs_ctx *c, struct ulp_acc *a, enum gs_kind fail, double score,
+                          enum gs_region rg, const struct gs_meas *m, const uint64_t *x,
+                          const uint64_t *y, uint64_t want_y, const unsigned char *sel,
+                          size_t i, size_t e, uint64_t counted)
+{
+    uint64_t left = counted;
+    for (size_t q = i; left > 0 && q < e; q++) {
+        if (sel ? !sel[q] : y[q] != want_y)
+            continue;
+        left--;
+        if (gs_findings_count_unkept(&a->f, fail, rg, score, 1, x[q])) {
+            gs_findings_count_more(&a->f, fail, rg, left);
+            break;
+        }
+        struct gs_meas mq = *m;
+        mq.x = x[q];
+        (void)gs_ut_judge_meas(c, &mq, &a->f, "ulp");
+    }
+}
+
 /* The inputs from i on that tp's run covers, counted (or measured in full where the output
  * is not the expected one); returns the index of the first input it does not cover, or
  * (size_t)-1 when the reference failed (recorded). */
@@ -404,19 +430,9 @@ static size_t run_count(struct ulp_run *u, struct ulp_acc *a, unsigned t,
             return (size_t)-1;
     }
     /* a failed template: each counted input is a finding at its own x (see above) */
-    uint64_t left = tp->fail != GS_K_NONE ? counted : 0;
-    for (size_t q = i; left > 0 && q < e; q++) {
-        if (a->y[q] != tp->y)
-            continue;
-        left--;
-        if (gs_findings_count_unkept(&a->f, tp->fail, rg, tp->score, 1, a->x[q])) {
-            gs_findings_count_more(&a->f, tp->fail, rg, left);
-            break;
-        }
-        struct gs_meas m = tp->m;
-        m.x = a->x[q];
-        (void)gs_ut_judge_meas(c, &m, &a->f, "ulp");
-    }
+    if (tp->fail != GS_K_NONE)
+        tmpl_findings(c, a, tp->fail, tp->score, rg, &tp->m, a->x, a->y, tp->y, NULL, i, e,
+                      counted);
     if (counted) {
         gs_errstat_add_repeat_n(&a->loc[rg], &tp->m, counted);
         if (u->exact)
@@ -1141,131 +1157,109 @@ static inline int undecidable(const struct geluref_encl *e, unsigned char ok)
     return !ok || (int64_t)((mb >> 52) & 0x7ff) - 1023 + e->e < GS_FUSED_TINY_EMIN;
 }
 
-/* Inputs of a block the fused pass cannot decide, at least, for own_rule and ex_rule to try. */
+/* Inputs of a block the fused pass cannot decide, at least, for rule_take to try. */
 #define OWN_RULE_MIN 8
 
-/* The kernel's own measurement of a block's inputs that the fused pass cannot decide (their
- * enclosure does not hold, or holds an f(x) below 2^GS_FUSED_TINY_EMIN: a TINY rule's tail,
- * where the double tier still serves) under a rule of the reference (GELUREF_RUN_SAME,
- * geluref_eval_odd_run) where an approximation's exact function has none, so that no run of
+/* What own_rule and ex_rule share: among a block's inputs (one region and binade, patterns
+ * increasing: an exhaustive sweep) those the fused pass cannot decide for function f from its
+ * enclosures e (undecidable; not input done, accounted already, nor one skip marks, a span
+ * lane's), where there are OWN_RULE_MIN or more, the first, q0, measured in full (*m,
+ * gs_measure_run) where a rule of the reference decides it (GELUREF_RUN_SAME), and those after
+ * it inside the rule's interval with its output: they have its very measurement but for x
+ * (the same reference value, the same output), and its x is the smallest, which a tie keeps.
+ * tk[q] = 1 for q0 and them, ok[q] cleared (the lanes pass over them), *q0p = q0; returns
+ * their count, q0 included (0: none, tk unset; where gs_measure_run fails, pass 5 measures q0
+ * again and records it).  A block neither of whose ends is such an input is passed over
+ * without its scan (a TINY tail takes whole blocks; a block it only enters is measured in
+ * full, as before, the same result). */
+static uint64_t rule_take(struct ulp_run *u, unsigned t, enum geluref_func f, const double *xd,
+                          const uint64_t *x, const uint64_t *y, size_t k,
+                          const struct geluref_encl *e, unsigned char *ok,
+                          const unsigned char *skip, size_t done, unsigned char *tk,
+                          struct gs_meas *m, size_t *q0p)
+{
+    unsigned char bad[ULP_MEAS_BLOCK];
+#define RULE_BAD(q) ((q) != done && !(skip && skip[q]) && undecidable(&e[q], ok[q]))
+    if (k == 0 || !(RULE_BAD(0) || RULE_BAD(k - 1)))
+        return 0;
+    size_t q0 = k, nbad = 0;
+    for (size_t q = 0; q < k; q++) {
+        bad[q] = (unsigned char)RULE_BAD(q);
+        nbad += bad[q];
+    }
+#undef RULE_BAD
+    if (nbad < OWN_RULE_MIN)
+        return 0;
+    for (q0 = 0; !bad[q0]; q0++)
+        ;
+    struct geluref_odd_run run;
+    if (gs_measure_run(u->c->ref[t], f, u->c->dt, x[q0], y[q0], m, &run) != GELUREF_OK ||
+        run.kind != GELUREF_RUN_SAME)
+        return 0;
+    memset(tk, 0, k);
+    uint64_t n = 0;
+    for (size_t q = q0; q < k; q++)
+        if (q == q0 || (bad[q] && y[q] == y[q0] && run.lo < xd[q] && xd[q] < run.hi)) {
+            tk[q] = 1;
+            ok[q] = 0;
+            n++;
+        }
+    *q0p = q0;
+    return n;
+}
+
+/* The kernel's own measurement of a block's inputs that the fused pass cannot decide under a
+ * rule of the reference where an approximation's exact function has none, so that no run of
  * both takes them (work(), tmpl_at): for binary32, gelu_tanh_grad's TINY rule from -22.58
  * against gelu_grad's from -42.17, gelu_tanh's from -22.53 against gelu's from -41.19.  The
- * first such input is measured in full (gs_measure_run) and accounted (account(), its own
- * measurement alone: the exact function's stays the fused pass's); those after it inside the
- * rule's interval with its output have its very measurement but for x (the same reference
- * value, the same output), so they are counted as a rule's run counts them (run_count:
- * gs_errstat_add_repeat_n, and where the policy fails it a finding at each one's own x, kept
- * where it may enter the worst list, in increasing x, then only counted).  The block is of
- * one region and binade, its patterns increasing (an exhaustive sweep: the template's x is
- * the smallest, which a tie keeps).  Input done (pre_own's, or k) is left alone (it is
- * accounted already; it could be such an input only where it is the block's largest f(x)).
- * tk[q] = 1 for the inputs done, ok[q] cleared for them, *n their count (0: none, tk unset).
- * The same result as measuring each in full (pass 5).  Returns -1 where account() stopped
- * the run. */
+ * inputs rule_take finds: the first accounted in full (account(), its own measurement alone:
+ * the exact function's stays the fused pass's), the others counted as a rule's run counts
+ * them (run_count: gs_errstat_add_repeat_n, and where the policy fails the template a finding
+ * at each one's own x, tmpl_findings).  Input done (pre_own's, or k) is left alone.  tk, ok
+ * and *n as rule_take's.  The same result as measuring each in full (pass 5).  Returns -1
+ * where account() stopped the run. */
 static int own_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const double *xd,
                     const uint64_t *x, const uint64_t *y, size_t k, enum gs_region rg,
                     const struct geluref_encl *e, unsigned char *ok, size_t done,
                     unsigned char *tk, uint64_t *n, struct ulp_prev *p)
 {
     struct gs_ctx *c = u->c;
-    *n = 0;
-    unsigned char bad[ULP_MEAS_BLOCK];
-    size_t q0 = k, nbad = 0;
-    for (size_t q = 0; q < k; q++) {
-        bad[q] = q != done && undecidable(&e[q], ok[q]);
-        nbad += bad[q];
-    }
-    if (nbad < OWN_RULE_MIN)
-        return 0;
-    for (q0 = 0; !bad[q0]; q0++)
-        ;
     struct gs_meas m;
-    struct geluref_odd_run run;
-    if (gs_measure_run(c->ref[t], c->func, c->dt, x[q0], y[q0], &m, &run) != GELUREF_OK ||
-        run.kind != GELUREF_RUN_SAME)
-        return 0; /* (measured again in full by pass 5, which records a failure) */
+    size_t q0;
+    *n = rule_take(u, t, c->func, xd, x, y, k, e, ok, NULL, done, tk, &m, &q0);
+    if (*n == 0)
+        return 0;
     if (account(u, a, t, 1, x[q0], y[q0], &m, 0, 0, p) != 0)
         return -1;
     p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
-    memset(tk, 0, k);
-    tk[q0] = 1;
-    uint64_t counted = 0;
-    for (size_t q = q0 + 1; q < k; q++)
-        if (bad[q] && y[q] == y[q0] && run.lo < xd[q] && xd[q] < run.hi) {
-            tk[q] = 1;
-            counted++;
-        }
-    for (size_t q = q0; q < k; q++)
-        ok[q] &= (unsigned char)!tk[q]; /* (the lanes pass over them) */
     enum gs_kind fail = m.cr ? GS_K_NONE : gs_policy_judge(&c->pv, &m);
-    if (fail != GS_K_NONE) {
-        double score = gs_ut_score(c, &m);
-        uint64_t left = counted;
-        for (size_t q = q0 + 1; left > 0 && q < k; q++) {
-            if (!tk[q])
-                continue;
-            left--;
-            if (gs_findings_count_unkept(&a->f, fail, rg, score, 1, x[q])) {
-                gs_findings_count_more(&a->f, fail, rg, left);
-                break;
-            }
-            struct gs_meas mq = m;
-            mq.x = x[q];
-            (void)gs_ut_judge_meas(c, &mq, &a->f, "ulp");
-        }
-    }
-    if (counted)
-        gs_errstat_add_repeat_n(&a->loc[rg], &m, counted);
-    *n = counted + 1;
+    if (fail != GS_K_NONE)
+        tmpl_findings(c, a, fail, gs_ut_score(c, &m), rg, &m, x, y, 0, tk, q0 + 1, k, *n - 1);
+    if (*n > 1)
+        gs_errstat_add_repeat_n(&a->loc[rg], &m, *n - 1);
     return 0;
 }
 
-/* The exact function's measurement of a block's inputs that the fused pass cannot decide
- * (undecidable) under a rule of the reference (GELUREF_RUN_SAME) where the kernel's own
- * function has none, so that no run of both takes them: for binary32, gelu's TINY rule below
- * -41.19 against gelu_sigmoid's, which starts at -502.6.  As own_rule: the first such input
- * (not skipped: skip[q] set, a span lane's, or q = done, accounted first) is measured in full
- * (gs_measure_run) and added to the exact function's statistics (gs_errstat_add, as pre_x's
- * measurement), and those after it inside the rule's interval with its output, which have
- * its very measurement but for x, are counted (gs_errstat_add_repeat_n; the exact function's
- * measurement is not judged).  tk[q] = 1 for the inputs done, ok[q] cleared for them, *n their
- * count (0: none, tk unset).  The same result as measuring each in full (pass 5). */
+/* The exact function's measurement of a block's inputs that the fused pass cannot decide under
+ * a rule of the reference where the kernel's own function has none: for binary32, gelu's TINY
+ * rule below -41.19 against gelu_sigmoid, whose own starts at -502.6.  The inputs rule_take
+ * finds (not those skip marks, a span lane's, nor done, pre_x's): the first added to the exact
+ * function's statistics (gs_errstat_add, as pre_x's measurement), the others counted
+ * (gs_errstat_add_repeat_n; the exact function's measurement is not judged).  tk, ok and *n
+ * as rule_take's.  The same result as measuring each in full (pass 5). */
 static void ex_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const double *xd,
                     const uint64_t *x, const uint64_t *y, size_t k, enum gs_region rg,
                     const struct geluref_encl *e, unsigned char *ok, const unsigned char *skip,
                     size_t done, unsigned char *tk, uint64_t *n)
 {
-    struct gs_ctx *c = u->c;
-    *n = 0;
-    unsigned char bad[ULP_MEAS_BLOCK];
-    size_t q0, nbad = 0;
-    for (size_t q = 0; q < k; q++) {
-        bad[q] = q != done && !(skip && skip[q]) && undecidable(&e[q], ok[q]);
-        nbad += bad[q];
-    }
-    if (nbad < OWN_RULE_MIN)
-        return;
-    for (q0 = 0; !bad[q0]; q0++)
-        ;
     struct gs_meas m;
-    struct geluref_odd_run run;
-    if (gs_measure_run(c->ref[t], u->exact, c->dt, x[q0], y[q0], &m, &run) != GELUREF_OK ||
-        run.kind != GELUREF_RUN_SAME)
-        return; /* (measured again in full by pass 5, which records a failure) */
+    size_t q0;
+    *n = rule_take(u, t, u->exact, xd, x, y, k, e, ok, skip, done, tk, &m, &q0);
+    if (*n == 0)
+        return;
     gs_errstat_add(&a->ex_loc[rg], &m);
-    memset(tk, 0, k);
-    tk[q0] = 1;
-    ok[q0] = 0;
-    uint64_t counted = 0;
-    for (size_t q = q0 + 1; q < k; q++)
-        if (bad[q] && y[q] == y[q0] && run.lo < xd[q] && xd[q] < run.hi) {
-            tk[q] = 1;
-            ok[q] = 0;
-            counted++;
-        }
-    if (counted)
-        gs_errstat_add_repeat_n(&a->ex_loc[rg], &m, counted);
-    *n = counted + 1;
+    if (*n > 1)
+        gs_errstat_add_repeat_n(&a->ex_loc[rg], &m, *n - 1);
 }
 
 /* The span lane's enclosures (ulp_lane.h): f at the ends of each GS_SPAN inputs of the block
