@@ -523,6 +523,7 @@ struct fused_state {
     unsigned skip_span;           /* the span lane's (half) */
     unsigned skip_spo;            /* the own span lane's (half) */
     unsigned skip_pre;            /* the own last input taken first (pre_own) */
+    unsigned skip_flo, skip_flx;  /* the flat runs' of each function (half) */
 };
 
 /* Blocks without a lane after one where it took fewer than half (fused_state.skip_own). */
@@ -1215,18 +1216,18 @@ static uint64_t rule_take(struct ulp_run *u, unsigned t, enum geluref_func f, co
  * inputs rule_take finds: the first accounted in full (account(), its own measurement alone:
  * the exact function's stays the fused pass's), the others counted as a rule's run counts
  * them (run_count: gs_errstat_add_repeat_n, and where the policy fails the template a finding
- * at each one's own x, tmpl_findings).  Input done (pre_own's, or k) is left alone.  tk, ok
- * and *n as rule_take's.  The same result as measuring each in full (pass 5).  Returns -1
+ * at each one's own x, tmpl_findings).  Input done (pre_own's, or k) and those skip marks
+ * (the flat runs'; NULL: none) are left alone.  tk, ok and *n as rule_take's.  The same result as measuring each in full (pass 5).  Returns -1
  * where account() stopped the run. */
 static int own_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const double *xd,
                     const uint64_t *x, const uint64_t *y, size_t k, enum gs_region rg,
-                    const struct geluref_encl *e, unsigned char *ok, size_t done,
-                    unsigned char *tk, uint64_t *n, struct ulp_prev *p)
+                    const struct geluref_encl *e, unsigned char *ok, const unsigned char *skip,
+                    size_t done, unsigned char *tk, uint64_t *n, struct ulp_prev *p)
 {
     struct gs_ctx *c = u->c;
     struct gs_meas m;
     size_t q0;
-    *n = rule_take(u, t, c->func, xd, x, y, k, e, ok, NULL, done, tk, &m, &q0);
+    *n = rule_take(u, t, c->func, xd, x, y, k, e, ok, skip, done, tk, &m, &q0);
     if (*n == 0)
         return 0;
     if (account(u, a, t, 1, x[q0], y[q0], &m, 0, 0, p) != 0)
@@ -1260,6 +1261,184 @@ static void ex_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const doub
     gs_errstat_add(&a->ex_loc[rg], &m);
     if (*n > 1)
         gs_errstat_add_repeat_n(&a->ex_loc[rg], &m, *n - 1);
+}
+
+/* ---- flat runs: one output while f(x) rounded to odd holds ----
+ *
+ * Near 0, where f(0) is not 0 (gelu_grad's and gelu_tanh_grad's 1/2 + 0.8 x, normcdf's 1/2 +
+ * 0.4 x, erfc's 1 - 1.13 x, normpdf's flat top), between the reference's near-zero rule
+ * (|x| < 2^-41 for binary32) and |x| of about 2^-22, V = f(x) rounded to odd at 40 bits holds
+ * for hundreds to hundreds of thousands of consecutive binary32 inputs (f moves by less than
+ * V's cell from one to the next), and a kernel's output is one value for as many (its rounding
+ * of 1/2).  Every lane above needs an enclosure of each input, and errors there are tiny and
+ * tied (one V), so the quick lane decided them one by one.  But inputs with one V and one
+ * output have one measurement but for x (measure.c's is a function of V and y alone, its
+ * judgement too), and a tie keeps the smaller x (errstat.c): as in a rule's run, the first is
+ * measured and the others counted (gs_errstat_add_repeat_n, a failed one's findings at each
+ * x: tmpl_findings).  Where f is monotone over the block (geluref_monotone) and its inputs
+ * increase (an exhaustive sweep's block of one sign: increasing or decreasing values), V is
+ * monotone along it (rounding to odd is monotone), so two inputs with one V have it at every
+ * input between them.  So each stretch of one output in the block (FLAT_MIN inputs or more)
+ * is taken whole where its ends have one V, or in two pieces where V changes once in it (the
+ * place found by bisection): V at each probe from its enclosure where that pins it
+ * (gs_fused_measure_f32_quick with exact_errs: |V| = a 2^k, its sign want's; a normal
+ * result).  The rest go the ways above.  The same result.  fused_block keeps the pieces where
+ * they hold three quarters of the block or more: where V changes every few inputs (|x| above
+ * about 2^-24 for gelu_tanh_grad) the span and quick lanes, which then take whole blocks, cost
+ * less than the probes and the lanes over what is left. */
+#define FLAT_MIN 16
+/* Probes a block may spend (two for each stretch's ends, one for each step of a bisection). */
+#define FLAT_PROBES 12
+
+/* A piece [s, e] of a block (inputs s to e, one output, one V) and input s's measurement. */
+struct flat_seg {
+    size_t s, e;
+    struct gs_fused_meas fm;
+};
+
+/* Input xd's measurement with output y where its enclosure under f pins V and f(x) is a
+ * normal binary32 number: 1, *fm set; 0 otherwise. */
+static int flat_probe(enum geluref_func f, double xd, uint64_t y, struct gs_fused_meas *fm)
+{
+    struct geluref_encl e;
+    unsigned char ok = 0;
+    uint64_t mb;
+    geluref_enclose_n(f, &xd, 1, &e, &ok);
+    memcpy(&mb, &e.m, sizeof mb);
+    if (!ok || (int64_t)((mb >> 52) & 0x7ff) - 1023 + e.e < -126) /* (the subnormal case's a
+                                                                    and 2^k are not |V|) */
+        return 0;
+    return gs_fused_measure_f32_quick(&e, y, fm) == 1 && fm->exact_errs;
+}
+
+/* Whether two probes have one V: |V| = a 2^k, and the sign of RN(V). */
+static int flat_same_v(const struct gs_fused_meas *a, const struct gs_fused_meas *b)
+{
+    return a->a == b->a && a->p2k == b->p2k && ((a->want ^ b->want) >> 31) == 0;
+}
+
+/* Piece [s, e] of one output, whose ends' measurements are fs and fe, into sg[*n..] (at most
+ * FLAT_PROBES pieces): whole where its ends have one V.  Else the place where V changes is
+ * found by bisection (*budget probes left), and the pieces of fs's V from s and of fe's V up
+ * to e taken (each with its first input's measurement: the same V and output as the end's,
+ * so the same but for x); where a middle has neither end's V (V changes twice or more, every
+ * few inputs further from 0: the other lanes cost less there) nothing is taken. */
+static void flat_split(enum geluref_func f, const double *xd, const uint64_t *y, size_t s,
+                       size_t e, const struct gs_fused_meas *fs, const struct gs_fused_meas *fe,
+                       struct flat_seg *sg, size_t *n, unsigned *budget)
+{
+    size_t a = e, b = e; /* V(s .. a) is fs's, V(b .. e) fe's */
+    if (!flat_same_v(fs, fe)) {
+        for (a = s; b - a > 1 && *budget > 0;) {
+            size_t m = a + (b - a) / 2;
+            struct gs_fused_meas fmm;
+            --*budget;
+            if (!flat_probe(f, xd[m], y[m], &fmm))
+                break;
+            if (flat_same_v(&fmm, fs))
+                a = m;
+            else if (flat_same_v(&fmm, fe))
+                b = m;
+            else
+                return;
+        }
+    }
+    if (a > s && *n < FLAT_PROBES) {
+        sg[*n] = (struct flat_seg){ s, a, *fs };
+        ++*n;
+    }
+    if (b < e && *n < FLAT_PROBES) {
+        sg[*n] = (struct flat_seg){ b, e, *fe };
+        ++*n;
+    }
+}
+
+/* The flat runs of a block of k inputs (increasing patterns of one sign, f monotone over
+ * them: the caller's test) under f: its pieces into sg (*nsg of them), tk[q] = 1 for each of
+ * their inputs, 0 for the others.  Returns how many inputs they hold. */
+static uint64_t flat_take(enum geluref_func f, const double *xd, const uint64_t *y, size_t k,
+                          unsigned char *tk, struct flat_seg *sg, size_t *nsg)
+{
+    unsigned budget = FLAT_PROBES;
+    *nsg = 0;
+    for (size_t s = 0, e; s < k && budget >= 2; s = e + 1) {
+        for (e = s; e + 1 < k && y[e + 1] == y[s]; e++)
+            ;
+        struct gs_fused_meas fs, fe;
+        if (e - s + 1 < FLAT_MIN)
+            continue;
+        budget -= 2;
+        if (flat_probe(f, xd[s], y[s], &fs) && flat_probe(f, xd[e], y[e], &fe))
+            flat_split(f, xd, y, s, e, &fs, &fe, sg, nsg, &budget);
+    }
+    memset(tk, 0, k);
+    uint64_t n = 0;
+    for (size_t i = 0; i < *nsg; i++) {
+        memset(tk + sg[i].s, 1, sg[i].e - sg[i].s + 1);
+        n += sg[i].e - sg[i].s + 1;
+    }
+    return n;
+}
+
+/* The kernel's own measurements of flat_take's pieces sg[0 .. nsg): each piece's first input
+ * accounted in full (account(), its own measurement alone), the others counted as own_rule
+ * counts them.  Returns -1 where account() stopped the run. */
+static int flat_own(struct ulp_run *u, struct ulp_acc *a, unsigned t, const uint64_t *x,
+                    const uint64_t *y, enum gs_region rg, const struct flat_seg *sg, size_t nsg,
+                    struct ulp_prev *p)
+{
+    struct gs_ctx *c = u->c;
+    for (size_t i = 0; i < nsg; i++) {
+        size_t s = sg[i].s;
+        uint64_t n = sg[i].e - s + 1;
+        struct gs_meas m;
+        fused_meas_of(&sg[i].fm, x[s], y[s], &m);
+        if (account(u, a, t, 1, x[s], y[s], &m, 0, 0, p) != 0)
+            return -1;
+        p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
+        enum gs_kind fail = m.cr ? GS_K_NONE : gs_policy_judge(&c->pv, &m);
+        if (fail != GS_K_NONE)
+            tmpl_findings(c, a, fail, gs_ut_score(c, &m), rg, &m, x, y, y[s], NULL, s + 1,
+                          sg[i].e + 1, n - 1);
+        if (n > 1)
+            gs_errstat_add_repeat_n(&a->loc[rg], &m, n - 1);
+    }
+    return 0;
+}
+
+/* The exact function's measurements of flat_take's pieces: each piece's first input added to
+ * its statistics, the others counted. */
+static void flat_ex(struct ulp_acc *a, const uint64_t *x, const uint64_t *y, enum gs_region rg,
+                    const struct flat_seg *sg, size_t nsg)
+{
+    for (size_t i = 0; i < nsg; i++) {
+        size_t s = sg[i].s;
+        struct gs_meas m;
+        fused_meas_of(&sg[i].fm, x[s], y[s], &m);
+        gs_errstat_add(&a->ex_loc[rg], &m);
+        if (sg[i].e > s)
+            gs_errstat_add_repeat_n(&a->ex_loc[rg], &m, sg[i].e - s);
+    }
+}
+
+/* f's enclosures of the first m inputs of a block that tk leaves (0), side by side, into e
+ * and ok; ok[q] = 0 where tk[q] is set (not enclosed: the lanes mask them off, no pass reads
+ * them). */
+static void enclose_left(enum geluref_func f, const double *xd, const unsigned char *tk,
+                         size_t m, struct geluref_encl *e, unsigned char *ok)
+{
+    double xl[ULP_MEAS_BLOCK];
+    unsigned char il[ULP_MEAS_BLOCK], okl[ULP_MEAS_BLOCK];
+    struct geluref_encl el[ULP_MEAS_BLOCK];
+    memset(ok, 0, m);
+    size_t nl = gs_left_n(xd, tk, m, xl, il);
+    if (nl > 0) {
+        geluref_enclose_n(f, xl, nl, el, okl);
+        for (size_t j = 0; j < nl; j++) {
+            e[il[j]] = el[j];
+            ok[il[j]] = okl[j];
+        }
+    }
 }
 
 /* The span lane's enclosures (ulp_lane.h): f at the ends of each GS_SPAN inputs of the block
@@ -1302,18 +1481,7 @@ static uint64_t span_take(enum geluref_func f, const struct gs_fused_span *sp, c
     st->faithful += cs.faithful;
     for (int i = 0; i < GS_HIST_N; i++)
         st->hist[i] += cs.hist[i];
-    double xl[ULP_MEAS_BLOCK];
-    unsigned char il[ULP_MEAS_BLOCK], okl[ULP_MEAS_BLOCK];
-    struct geluref_encl el[ULP_MEAS_BLOCK];
-    memset(ok, 0, m);
-    size_t nl = gs_left_n(xd, tk, m, xl, il);
-    if (nl > 0) {
-        geluref_enclose_n(f, xl, nl, el, okl);
-        for (size_t j = 0; j < nl; j++) {
-            e[il[j]] = el[j];
-            ok[il[j]] = okl[j];
-        }
-    }
+    enclose_left(f, xd, tk, m, e, ok);
     return cs.n;
 }
 
@@ -1386,11 +1554,29 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * where an output's value holds for many inputs, a run's RN(f(x)) is often one and the
      * lane takes most outputs, correctly rounded or not, passed by the policy.  Those it
      * leaves are enclosed after it. */
-    unsigned char tk_spo[ULP_MEAS_BLOCK], tk_rule[ULP_MEAS_BLOCK];
-    uint64_t n_spo = 0, n_rule = 0; /* (tk_rule: own_rule's) */
+    unsigned char tk_spo[ULP_MEAS_BLOCK], tk_rule[ULP_MEAS_BLOCK], tk_flo[ULP_MEAS_BLOCK];
+    uint64_t n_spo = 0, n_rule = 0, n_flo = 0; /* (tk_rule: own_rule's; tk_flo: flat runs') */
     size_t pre_o = k; /* the input whose own measurement is done first (below), or k */
     struct lane_full lfo = { u, a, t, p, rg0, 1, 0 };
-    if (u->exhaustive && one_rg && fs.skip_spo == 0 && k > GS_SPAN && x[0] < x[k - 1] &&
+    /* the flat runs first (their inputs are not enclosed) */
+    int flat = u->exhaustive && one_rg && k >= FLAT_MIN && x[0] < x[k - 1];
+    if (flat && fs.skip_flo == 0 &&
+        geluref_monotone(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0) {
+        struct flat_seg sg[FLAT_PROBES];
+        size_t nsg;
+        n_flo = flat_take(c->func, xd, y, k, tk_flo, sg, &nsg);
+        if (4 * n_flo < 3 * k) { /* (left to the lanes: a block they take whole costs less) */
+            if (2 * n_flo < k)
+                fs.skip_flo = FUSED_LANE_SKIP;
+            n_flo = 0;
+        } else if (flat_own(u, a, t, x, y, rg0, sg, nsg, p) < 0) {
+            return 1;
+        }
+    } else {
+        fs.skip_flo -= fs.skip_flo > 0;
+    }
+    if (n_flo == 0 && u->exhaustive && one_rg && fs.skip_spo == 0 && k > GS_SPAN &&
+        x[0] < x[k - 1] &&
         a->loc[rg0].max_ulp >= 0 && fmax(fabs(xd[0]), fabs(xd[k - 1])) < SPAN_OWN_X &&
         geluref_monotone(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0) {
         struct gs_fused_span spo[ULP_MEAS_BLOCK / GS_SPAN + 1];
@@ -1406,12 +1592,18 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
             fs.skip_spo = FUSED_LANE_SKIP;
     } else {
         fs.skip_spo -= fs.skip_spo > 0;
-        geluref_enclose_n(c->func, xd, k, en, ok);
+        if (n_flo == k)
+            memset(ok, 0, k);
+        else if (n_flo > 0)
+            enclose_left(c->func, xd, tk_flo, k, en, ok);
+        else
+            geluref_enclose_n(c->func, xd, k, en, ok);
         if (u->exhaustive && one_rg &&
             pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o, &fs.skip_pre) < 0)
             return 1;
         if (u->exhaustive && u->exact && one_rg &&
-            own_rule(u, a, t, xd, x, y, k, rg0, en, ok, pre_o, tk_rule, &n_rule, p) < 0)
+            own_rule(u, a, t, xd, x, y, k, rg0, en, ok, n_flo > 0 ? tk_flo : NULL, pre_o,
+                     tk_rule, &n_rule, p) < 0)
             return 1;
     }
     struct gs_bound_limits lim_own = gs_fused_bound_limits(-1, -1, -1, 0, 0, NULL, -INFINITY);
@@ -1424,11 +1616,31 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * function is monotone over the block (geluref_monotone).  The inputs the span lane
      * leaves get theirs after it. */
     struct gs_fused_span sp[ULP_MEAS_BLOCK / GS_SPAN + 1];
-    int span = u->exhaustive && u->exact && one_rg && fs.skip_span == 0 && k > GS_SPAN &&
-               x[0] < x[k - 1] &&
-               geluref_monotone(u->exact, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0;
+    unsigned char tk_flx[ULP_MEAS_BLOCK];
+    uint64_t n_flx = 0; /* the exact function's flat runs first, as the kernel's own */
+    int mono_ex = u->exact && one_rg && x[0] < x[k - 1] &&
+                  geluref_monotone(u->exact, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0;
+    if (flat && mono_ex && fs.skip_flx == 0) {
+        struct flat_seg sg[FLAT_PROBES];
+        size_t nsg;
+        n_flx = flat_take(u->exact, xd, y, k, tk_flx, sg, &nsg);
+        if (4 * n_flx < 3 * k) {
+            if (2 * n_flx < k)
+                fs.skip_flx = FUSED_LANE_SKIP;
+            n_flx = 0;
+        } else {
+            flat_ex(a, x, y, rg0, sg, nsg);
+        }
+    } else {
+        fs.skip_flx -= fs.skip_flx > 0;
+    }
+    int span = u->exhaustive && mono_ex && fs.skip_span == 0 && k > GS_SPAN && n_flx == 0;
     if (span) {
         span_ends(u->exact, xd, k, sp, ex, okx); /* (ex[k - 1]: the last input's, below) */
+    } else if (u->exact && n_flx == k) {
+        memset(okx, 0, k);
+    } else if (u->exact && n_flx > 0) {
+        enclose_left(u->exact, xd, tk_flx, k, ex, okx);
     } else if (u->exact) {
         geluref_enclose_n(u->exact, xd, k, ex, okx);
     }
@@ -1472,6 +1684,10 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * FUSED_LANE_SKIP blocks, where they would take most). */
     int quick_own = one_rg && fs.skip_qown == 0 && a->loc[rg0].max_ulp >= 0;
     int quick_ex = one_rg && u->exact && fs.skip_qex == 0 && a->ex_loc[rg0].max_ulp >= 0;
+    if (n_flo == k) /* nothing left to the own lanes */
+        lane_own = quick_own = 0;
+    if (n_flx == k)
+        lane_ex = quick_ex = 0;
     fs.skip_own -= fs.skip_own > 0;
     fs.skip_ex -= fs.skip_ex > 0;
     fs.skip_qown -= fs.skip_qown > 0;
@@ -1519,7 +1735,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     unsigned char tk_xr[ULP_MEAS_BLOCK];
     uint64_t n_xr = 0;
     if (u->exhaustive && u->exact && one_rg)
-        ex_rule(u, a, t, xd, x, y, k, rg0, ex, okx, span ? tk_span : NULL, pre_x, tk_xr, &n_xr);
+        ex_rule(u, a, t, xd, x, y, k, rg0, ex, okx,
+                span ? tk_span : n_flx > 0 ? tk_flx : NULL, pre_x, tk_xr, &n_xr);
     if (any_ex) {
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
         if (pre_x < k)
@@ -1538,19 +1755,25 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     if (n_rule > 0) /* own_rule's inputs are done too */
         take_or(tk_own, &any_own, tk_rule, k);
-    /* (the own lanes against the inputs the own span lane and own_rule left them) */
-    if (quick_own && 4 * n_own < k - n_spo - n_rule && !fresh_own)
+    if (n_flo > 0) /* and the flat runs' */
+        take_or(tk_own, &any_own, tk_flo, k);
+    /* (the own lanes against the inputs the own span lane, own_rule and the flat runs left
+     * them) */
+    if (quick_own && 4 * n_own < k - n_spo - n_rule - n_flo && !fresh_own)
         fs.skip_qown = FUSED_LANE_SKIP;
     if (n_span > 0) /* the span lane's inputs are done, as the other lanes' */
         take_or(tk_ex, &any_ex, tk_span, k);
     if (n_xr > 0) /* ex_rule's inputs are done too */
         take_or(tk_ex, &any_ex, tk_xr, k);
-    /* (the exact function's lanes against the inputs the span lane and ex_rule left them) */
-    if (quick_ex && 4 * n_ex < k - n_span - n_xr && !fresh_ex)
+    if (n_flx > 0) /* and the flat runs' */
+        take_or(tk_ex, &any_ex, tk_flx, k);
+    /* (the exact function's lanes against the inputs the span lane, ex_rule and the flat runs
+     * left them) */
+    if (quick_ex && 4 * n_ex < k - n_span - n_xr - n_flx && !fresh_ex)
         fs.skip_qex = FUSED_LANE_SKIP;
-    if (lane_own && 2 * crn_own < k - n_spo - n_rule && !fresh_own)
+    if (lane_own && 2 * crn_own < k - n_spo - n_rule - n_flo && !fresh_own)
         fs.skip_own = FUSED_LANE_SKIP;
-    if (lane_ex && 2 * crn_ex < k - n_span - n_xr && !fresh_ex)
+    if (lane_ex && 2 * crn_ex < k - n_span - n_xr - n_flx && !fresh_ex)
         fs.skip_ex = FUSED_LANE_SKIP;
     /* The inputs both lanes took (the exact function's, where there is one, or its last
      * input accounted above) are done: the loop below gives them their states without the

@@ -132,6 +132,22 @@ runs_test(quick_tiny_tanh_grad 1 "${runs_libm}|tanh_grad.f32|--range|-21:-20.99"
 runs_test(quick_tiny_gelu 0 "${runs_libm}|erfc.f32|--range|-39.01:-39")
 runs_test(normpdf_flat 0 "${runs_libm}|normpdf.f32|--range|0x1.fffp-33:0x1.001p-32")
 runs_test(normpdf_flat_neg 0 "${runs_libm}|normpdf.f32|--range|-0x1.001p-32:-0x1.fffp-33")
+# ulp.c's flat runs: near 0, inputs with one output and one V (f(x) rounded to odd at 40 bits)
+# counted after the first, the pieces found by bisection on V; the kernel's own function and
+# the exact one each.  V one over whole blocks (2^-35: about 2^17 inputs a V), changing every
+# few hundred inputs (2^-25, 2^-27), every hundred or so for phi's flat top (2^-12); gelu_grad
+# alone (no exact function), normcdf (1/2 + 0.4 x), erfc (decreasing: 1 - 1.13 x); across a
+# binade (a work item's end); and a policy that fails the 1/2 of tanh_grad.f32 by one ulp
+# (a failed template, a finding at each x)
+runs_test(flat_deep 0 "${runs_libm}|tanh_grad.f32|--range|-0x1.04p-35:-0x1p-35")
+runs_test(flat_changing 0 "${runs_libm}|tanh_grad.f32|--range|0x1p-25:0x1.04p-25")
+runs_test(flat_changing_neg 0 "${runs_libm}|tanh_grad.f32|--range|-0x1.04p-27:-0x1p-27")
+runs_test(flat_binade 0 "${runs_libm}|tanh_grad.f32|--range|-0x1.01p-30:-0x1.fep-31")
+runs_test(flat_grad 0 "${runs_libm}|grad_erfc.f32|--range|0x1p-28:0x1.04p-28")
+runs_test(flat_normcdf 0 "${runs_libm}|normcdf.f32|--range|-0x1.04p-31:-0x1p-31")
+runs_test(flat_erfc 0 "${runs_libm}|erfc_c99.f32|--range|0x1p-29:0x1.04p-29")
+runs_test(flat_normpdf 0 "${runs_libm}|normpdf.f32|--range|0x1p-12:0x1.04p-12")
+runs_test(flat_failed 1 "${runs_libm}|tanh_grad.f32|--range|0x1.6p-25:0x1.64p-25|--policy|${CMAKE_CURRENT_SOURCE_DIR}/suites/policies/flat_tight.ini")
 # kernels that leave the rule's output: +0 for -0 in the tail (a SAME rule), inf from 2^127
 # on (SCALED), subnormal results flushed near 0 (x/2 subnormal: no template there)
 runs_test(pos_zero 1 "${runs_mut}|pos_zero.f32|--range|-60.01:-59.99")
