@@ -126,6 +126,11 @@ runs_test(own_rule_overshoot 1 "${runs_mut}|tanh_overshoot.f32|--range|-25:-24.9
 # -502.6), which differ input by input there, and across gelu's start
 runs_test(ex_rule_sigmoid 1 "${runs_libm}|sigmoid.f32|--range|-45:-44.99")
 runs_test(ex_rule_sigmoid_start 1 "${runs_libm}|sigmoid.f32|--range|-41.19:-41.18")
+# and a kernel whose outputs there grow with |x| (tests/adapters/fixtures/grow.c, x 2^-133),
+# so that its errors against gelu grow along the sweep: an output counted as the template's
+# that is not the template's would hide the maximum
+gcfx_module(gcfx_grow grow grow.c)
+runs_test(ex_rule_grow 1 "run|--adapter|$<TARGET_FILE:gcfx_grow>|--suite|ulp|--exhaustive|--threads|2|--kernel|sigmoid_grow.f32|--range|-45:-44.99")
 # gs_fused_quick_tiny (ulp_fused.h): zero outputs where f(x) lies in [2^-1224, 2^-700):
 # tanh_grad.f32's +0 (signed_zero) over [-22.2, -19.3], erfc.f32's -0 for gelu near -39
 runs_test(quick_tiny_tanh_grad 1 "${runs_libm}|tanh_grad.f32|--range|-21:-20.99")
