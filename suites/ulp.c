@@ -1217,8 +1217,8 @@ static uint64_t rule_take(struct ulp_run *u, unsigned t, enum geluref_func f, co
  * the exact function's stays the fused pass's), the others counted as a rule's run counts
  * them (run_count: gs_errstat_add_repeat_n, and where the policy fails the template a finding
  * at each one's own x, tmpl_findings).  Input done (pre_own's, or k) and those skip marks
- * (the flat runs'; NULL: none) are left alone.  tk, ok and *n as rule_take's.  The same result as measuring each in full (pass 5).  Returns -1
- * where account() stopped the run. */
+ * (the flat runs'; NULL: none) are left alone.  tk, ok and *n as rule_take's.  The same
+ * result as measuring each in full (pass 5).  Returns -1 where account() stopped the run. */
 static int own_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const double *xd,
                     const uint64_t *x, const uint64_t *y, size_t k, enum gs_region rg,
                     const struct geluref_encl *e, unsigned char *ok, const unsigned char *skip,
@@ -1282,10 +1282,8 @@ static void ex_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const doub
  * is taken whole where its ends have one V, or in two pieces where V changes once in it (the
  * place found by bisection): V at each probe from its enclosure where that pins it
  * (gs_fused_measure_f32_quick with exact_errs: |V| = a 2^k, its sign want's; a normal
- * result).  The rest go the ways above.  The same result.  fused_block keeps the pieces where
- * they hold three quarters of the block or more: where V changes every few inputs (|x| above
- * about 2^-24 for gelu_tanh_grad) the span and quick lanes, which then take whole blocks, cost
- * less than the probes and the lanes over what is left. */
+ * result).  The rest go the ways above, as do the blocks where V changes every few inputs
+ * (flat_try: |x| above about 2^-24 for gelu_tanh_grad).  The same result. */
 #define FLAT_MIN 16
 /* Probes a block may spend (two for each stretch's ends, one for each step of a bisection). */
 #define FLAT_PROBES 12
@@ -1297,7 +1295,8 @@ struct flat_seg {
 };
 
 /* Input xd's measurement with output y where its enclosure under f pins V and f(x) is a
- * normal binary32 number: 1, *fm set; 0 otherwise. */
+ * normal binary32 number (the subnormal case's a and 2^k are not |V|): 1, *fm set; 0
+ * otherwise. */
 static int flat_probe(enum geluref_func f, double xd, uint64_t y, struct gs_fused_meas *fm)
 {
     struct geluref_encl e;
@@ -1305,8 +1304,7 @@ static int flat_probe(enum geluref_func f, double xd, uint64_t y, struct gs_fuse
     uint64_t mb;
     geluref_enclose_n(f, &xd, 1, &e, &ok);
     memcpy(&mb, &e.m, sizeof mb);
-    if (!ok || (int64_t)((mb >> 52) & 0x7ff) - 1023 + e.e < -126) /* (the subnormal case's a
-                                                                    and 2^k are not |V|) */
+    if (!ok || (int64_t)((mb >> 52) & 0x7ff) - 1023 + e.e < -126)
         return 0;
     return gs_fused_measure_f32_quick(&e, y, fm) == 1 && fm->exact_errs;
 }
@@ -1378,6 +1376,22 @@ static uint64_t flat_take(enum geluref_func f, const double *xd, const uint64_t 
         n += sg[i].e - sg[i].s + 1;
     }
     return n;
+}
+
+/* flat_take's pieces where they hold three quarters of the block or more (where V changes
+ * every few inputs, the span and quick lanes, which then take whole blocks, cost less than
+ * the probes and the lanes over what is left): their count; else 0, and where they held
+ * fewer than half, *skip = FUSED_LANE_SKIP (the blocks fused_block then leaves them out
+ * for). */
+static uint64_t flat_try(enum geluref_func f, const double *xd, const uint64_t *y, size_t k,
+                         unsigned char *tk, struct flat_seg *sg, size_t *nsg, unsigned *skip)
+{
+    uint64_t n = flat_take(f, xd, y, k, tk, sg, nsg);
+    if (4 * n >= 3 * k)
+        return n;
+    if (2 * n < k)
+        *skip = FUSED_LANE_SKIP;
+    return 0;
 }
 
 /* The kernel's own measurements of flat_take's pieces sg[0 .. nsg): each piece's first input
@@ -1564,14 +1578,9 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         geluref_monotone(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0) {
         struct flat_seg sg[FLAT_PROBES];
         size_t nsg;
-        n_flo = flat_take(c->func, xd, y, k, tk_flo, sg, &nsg);
-        if (4 * n_flo < 3 * k) { /* (left to the lanes: a block they take whole costs less) */
-            if (2 * n_flo < k)
-                fs.skip_flo = FUSED_LANE_SKIP;
-            n_flo = 0;
-        } else if (flat_own(u, a, t, x, y, rg0, sg, nsg, p) < 0) {
+        n_flo = flat_try(c->func, xd, y, k, tk_flo, sg, &nsg, &fs.skip_flo);
+        if (n_flo > 0 && flat_own(u, a, t, x, y, rg0, sg, nsg, p) < 0)
             return 1;
-        }
     } else {
         fs.skip_flo -= fs.skip_flo > 0;
     }
@@ -1618,23 +1627,18 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     struct gs_fused_span sp[ULP_MEAS_BLOCK / GS_SPAN + 1];
     unsigned char tk_flx[ULP_MEAS_BLOCK];
     uint64_t n_flx = 0; /* the exact function's flat runs first, as the kernel's own */
-    int mono_ex = u->exact && one_rg && x[0] < x[k - 1] &&
+    int mono_ex = u->exhaustive && u->exact && one_rg && x[0] < x[k - 1] &&
                   geluref_monotone(u->exact, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0;
     if (flat && mono_ex && fs.skip_flx == 0) {
         struct flat_seg sg[FLAT_PROBES];
         size_t nsg;
-        n_flx = flat_take(u->exact, xd, y, k, tk_flx, sg, &nsg);
-        if (4 * n_flx < 3 * k) {
-            if (2 * n_flx < k)
-                fs.skip_flx = FUSED_LANE_SKIP;
-            n_flx = 0;
-        } else {
+        n_flx = flat_try(u->exact, xd, y, k, tk_flx, sg, &nsg, &fs.skip_flx);
+        if (n_flx > 0)
             flat_ex(a, x, y, rg0, sg, nsg);
-        }
     } else {
         fs.skip_flx -= fs.skip_flx > 0;
     }
-    int span = u->exhaustive && mono_ex && fs.skip_span == 0 && k > GS_SPAN && n_flx == 0;
+    int span = mono_ex && fs.skip_span == 0 && k > GS_SPAN && n_flx == 0;
     if (span) {
         span_ends(u->exact, xd, k, sp, ex, okx); /* (ex[k - 1]: the last input's, below) */
     } else if (u->exact && n_flx == k) {
