@@ -156,6 +156,11 @@ runs_test(flat_normpdf 0 "${runs_libm}|normpdf.f32|--range|0x1p-12:0x1.04p-12")
 set(flat_tight ${CMAKE_CURRENT_SOURCE_DIR}/suites/policies/flat_tight.ini)
 runs_test(flat_failed 1
     "${runs_libm}|tanh_grad.f32|--range|0x1.6p-25:0x1.64p-25|--policy|${flat_tight}")
+# blocks across a region's edge inside a binade (-10 in [-16, -8], -5 in [-8, -4]): the fused
+# pass takes a block's region from its least and greatest inputs (suites/ulp.c fused_block),
+# its lanes only where both lie in one region; the kernel's own function and the exact one
+runs_test(region_edge_m10 1 "${runs_libm}|sigmoid.f32|--range|-10.0002:-9.9998")
+runs_test(region_edge_m5 1 "${runs_libm}|tanh_grad.f32|--range|-5.0002:-4.9998")
 # kernels that leave the rule's output: +0 for -0 in the tail (a SAME rule), inf from 2^127
 # on (SCALED), subnormal results flushed near 0 (x/2 subnormal: no template there)
 runs_test(pos_zero 1 "${runs_mut}|pos_zero.f32|--range|-60.01:-59.99")
