@@ -386,6 +386,28 @@ static void tmpl_findings(struct gs_ctx *c, struct ulp_acc *a, enum gs_kind fail
     }
 }
 
+/* A template measured in full, m (its x and output m->x, m->got), and the inputs it stands
+ * for: the template accounted (account(), its own measurement alone), then, where the policy
+ * fails it, a finding at each counted input (tmpl_findings over [i, e), sel or want_y as
+ * there), and the counted ones' counts (gs_errstat_add_repeat_n).  Returns -1 where
+ * account() stopped the run. */
+static int tmpl_account(struct ulp_run *u, struct ulp_acc *a, unsigned t, enum gs_region rg,
+                        struct gs_meas *m, const uint64_t *x, const uint64_t *y,
+                        uint64_t want_y, const unsigned char *sel, size_t i, size_t e,
+                        uint64_t counted, struct ulp_prev *p)
+{
+    struct gs_ctx *c = u->c;
+    if (account(u, a, t, 1, m->x, m->got, m, 0, 0, p) != 0)
+        return -1;
+    p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
+    enum gs_kind fail = m->cr ? GS_K_NONE : gs_policy_judge(&c->pv, m);
+    if (fail != GS_K_NONE)
+        tmpl_findings(c, a, fail, gs_ut_score(c, m), rg, m, x, y, want_y, sel, i, e, counted);
+    if (counted)
+        gs_errstat_add_repeat_n(&a->loc[rg], m, counted);
+    return 0;
+}
+
 /* The inputs from i on that tp's run covers, counted (or measured in full where the output
  * is not the expected one); returns the index of the first input it does not cover, or
  * (size_t)-1 when the reference failed (recorded). */
@@ -1224,21 +1246,12 @@ static int own_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const doub
                     const struct geluref_encl *e, unsigned char *ok, const unsigned char *skip,
                     size_t done, unsigned char *tk, uint64_t *n, struct ulp_prev *p)
 {
-    struct gs_ctx *c = u->c;
     struct gs_meas m;
     size_t q0;
-    *n = rule_take(u, t, c->func, xd, x, y, k, e, ok, skip, done, tk, &m, &q0);
+    *n = rule_take(u, t, u->c->func, xd, x, y, k, e, ok, skip, done, tk, &m, &q0);
     if (*n == 0)
         return 0;
-    if (account(u, a, t, 1, x[q0], y[q0], &m, 0, 0, p) != 0)
-        return -1;
-    p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
-    enum gs_kind fail = m.cr ? GS_K_NONE : gs_policy_judge(&c->pv, &m);
-    if (fail != GS_K_NONE)
-        tmpl_findings(c, a, fail, gs_ut_score(c, &m), rg, &m, x, y, 0, tk, q0 + 1, k, *n - 1);
-    if (*n > 1)
-        gs_errstat_add_repeat_n(&a->loc[rg], &m, *n - 1);
-    return 0;
+    return tmpl_account(u, a, t, rg, &m, x, y, 0, tk, q0 + 1, k, *n - 1, p);
 }
 
 /* The exact function's measurement of a block's inputs that the fused pass cannot decide under
@@ -1395,27 +1408,19 @@ static uint64_t flat_try(enum geluref_func f, const double *xd, const uint64_t *
 }
 
 /* The kernel's own measurements of flat_take's pieces sg[0 .. nsg): each piece's first input
- * accounted in full (account(), its own measurement alone), the others counted as own_rule
- * counts them.  Returns -1 where account() stopped the run. */
+ * the template (tmpl_account), the others counted as own_rule counts them.  Returns -1 where
+ * account() stopped the run. */
 static int flat_own(struct ulp_run *u, struct ulp_acc *a, unsigned t, const uint64_t *x,
                     const uint64_t *y, enum gs_region rg, const struct flat_seg *sg, size_t nsg,
                     struct ulp_prev *p)
 {
-    struct gs_ctx *c = u->c;
     for (size_t i = 0; i < nsg; i++) {
         size_t s = sg[i].s;
-        uint64_t n = sg[i].e - s + 1;
         struct gs_meas m;
         fused_meas_of(&sg[i].fm, x[s], y[s], &m);
-        if (account(u, a, t, 1, x[s], y[s], &m, 0, 0, p) != 0)
+        if (tmpl_account(u, a, t, rg, &m, x, y, y[s], NULL, s + 1, sg[i].e + 1, sg[i].e - s,
+                         p) != 0)
             return -1;
-        p->rg = GS_R_NONE; /* no repeat chain from a measurement made here */
-        enum gs_kind fail = m.cr ? GS_K_NONE : gs_policy_judge(&c->pv, &m);
-        if (fail != GS_K_NONE)
-            tmpl_findings(c, a, fail, gs_ut_score(c, &m), rg, &m, x, y, y[s], NULL, s + 1,
-                          sg[i].e + 1, n - 1);
-        if (n > 1)
-            gs_errstat_add_repeat_n(&a->loc[rg], &m, n - 1);
     }
     return 0;
 }
@@ -1573,9 +1578,9 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     size_t pre_o = k; /* the input whose own measurement is done first (below), or k */
     struct lane_full lfo = { u, a, t, p, rg0, 1, 0 };
     /* the flat runs first (their inputs are not enclosed) */
-    int flat = u->exhaustive && one_rg && k >= FLAT_MIN && x[0] < x[k - 1];
-    if (flat && fs.skip_flo == 0 &&
-        geluref_monotone(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0) {
+    int mono_own = u->exhaustive && one_rg && x[0] < x[k - 1] &&
+                   geluref_monotone(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0;
+    if (mono_own && k >= FLAT_MIN && fs.skip_flo == 0) {
         struct flat_seg sg[FLAT_PROBES];
         size_t nsg;
         n_flo = flat_try(c->func, xd, y, k, tk_flo, sg, &nsg, &fs.skip_flo);
@@ -1584,10 +1589,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     } else {
         fs.skip_flo -= fs.skip_flo > 0;
     }
-    if (n_flo == 0 && u->exhaustive && one_rg && fs.skip_spo == 0 && k > GS_SPAN &&
-        x[0] < x[k - 1] &&
-        a->loc[rg0].max_ulp >= 0 && fmax(fabs(xd[0]), fabs(xd[k - 1])) < SPAN_OWN_X &&
-        geluref_monotone(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0) {
+    if (n_flo == 0 && mono_own && fs.skip_spo == 0 && k > GS_SPAN &&
+        a->loc[rg0].max_ulp >= 0 && fmax(fabs(xd[0]), fabs(xd[k - 1])) < SPAN_OWN_X) {
         struct gs_fused_span spo[ULP_MEAS_BLOCK / GS_SPAN + 1];
         span_ends(c->func, xd, k, spo, en, ok);
         if (pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o, &fs.skip_pre) < 0)
@@ -1629,7 +1632,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     uint64_t n_flx = 0; /* the exact function's flat runs first, as the kernel's own */
     int mono_ex = u->exhaustive && u->exact && one_rg && x[0] < x[k - 1] &&
                   geluref_monotone(u->exact, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])) != 0;
-    if (flat && mono_ex && fs.skip_flx == 0) {
+    if (mono_ex && k >= FLAT_MIN && fs.skip_flx == 0) {
         struct flat_seg sg[FLAT_PROBES];
         size_t nsg;
         n_flx = flat_try(u->exact, xd, y, k, tk_flx, sg, &nsg, &fs.skip_flx);

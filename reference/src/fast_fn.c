@@ -663,6 +663,9 @@ static dd one_plus(dd m, int64_t q, double ew, double *ed)
     return d;
 }
 
+/* approx_sat_x's h (below): the tanh form's -(1.5957691 x + 0.0713548 x^3) >= -a = ln w */
+static double approx_sat_h(double m) { return -(1.5957691 * m + 0.0713548 * m * m * m); }
+
 /* The approximations' saturation from below 30 and 1200: for x > 0, f = x (1 - w/(1+w)) with
  * 0 < w/(1+w) < w, so f lies in the open cell next to x below (cell(o, x, -1), what x > lim
  * gives, and what the general path below finds once it sees w < 2^-(prec+1)) wherever w <
@@ -673,7 +676,6 @@ static dd one_plus(dd m, int64_t q, double ew, double *ed)
  * = ((prec+1) ln2 / 1.7019) (1 + 2^-40) (the roundings within 3u).  Then one rule
  * (GELUREF_RUN_SCALED, run_x) up to lim.  (6.35 and 16.70 for binary32, 5.06 and 10.18 for
  * bfloat16, 5.34 and 11.40 for binary16, 7.95 and 28.51 for binary64.) */
-static double approx_sat_h(double m) { return -(1.5957691 * m + 0.0713548 * m * m * m); }
 static double approx_sat_x(const struct gr_fx *o, int tanh_form)
 {
     const double L = (o->prec + 1) * 0x1.62e42fefa39f0p-1 + 0x1p-20;
