@@ -596,6 +596,10 @@ static struct gs_quick_bounds quick_bounds(const struct gs_errstat *st,
  * accounted first (block_lanes). */
 #define QUICK_RETRY_MIN 8
 
+/* Inputs the exact function's span lane leaves in a block, at most, for each to be accounted
+ * in full at once (fused_block). */
+#define SPAN_LEFT_FULL 8
+
 /* The inputs of a block of k selected by sel (nonzero flags), copied side by side: their
  * enclosures, x, y and places (idx), then padded to a multiple of four with copies of the
  * first marked not to decide (okc 0: so that a lane passes over no one-at-a-time rest).
@@ -775,6 +779,31 @@ static struct gs_bound_limits bound_limits_of(const struct gs_errstat *st,
 {
     return gs_fused_bound_limits(st->max_ulp, st->max_abs, st->max_rel, st->cr, st->points, v,
                                  unkept);
+}
+
+/* The places q < k where ok[q] is set and t[q] is not, in order, into idx (eight flags at a
+ * time, as sel_copy reads them); returns how many. */
+static size_t left_list(const unsigned char *ok, const unsigned char *t, size_t k,
+                        unsigned char *idx)
+{
+    size_t m = 0;
+    for (size_t q = 0; q < k; q += 8) {
+        uint64_t w = 0, wt = 0;
+        if (q + 8 <= k) {
+            w = flags8(ok + q);
+            wt = flags8(t + q);
+        } else {
+            memcpy(&w, ok + q, k - q);
+            memcpy(&wt, t + q, k - q);
+        }
+        w &= ~wt & FLAGS8_ALL;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        w = __builtin_bswap64(w);
+#endif
+        for (; w != 0; w &= w - 1)
+            idx[m++] = (unsigned char)(q + ((size_t)__builtin_ctzll(w) >> 3));
+    }
+    return m;
 }
 
 /* The inputs of a block ok leaves and t has not taken, into rest; returns how many. */
@@ -1461,20 +1490,32 @@ static void enclose_left(enum geluref_func f, const double *xd, const unsigned c
 }
 
 /* The span lane's enclosures (ulp_lane.h): f at the ends of each GS_SPAN inputs of the block
- * (xd, k inputs), the spans of the runs between them into sp, and the last input's
- * enclosure into e[k - 1], ok[k - 1] (an end itself). */
-static void span_ends(enum geluref_func f, const double *xd, size_t k, struct gs_fused_span *sp,
-                      struct geluref_encl *e, unsigned char *ok)
+ * (k inputs, x their patterns, xd their values), the spans of the runs between them into sp,
+ * and the last input's enclosure into e[k - 1], ok[k - 1] (an end itself). */
+static void span_ends(enum geluref_func f, const uint64_t *x, const double *xd, size_t k,
+                      struct gs_fused_span *sp, struct geluref_encl *e, unsigned char *ok)
 {
     size_t nsb = (k - 1) / GS_SPAN + 1; /* runs: j covers inputs GS_SPAN j .. (ends) */
     double xe[ULP_MEAS_BLOCK / GS_SPAN + 2];
+    size_t ie[ULP_MEAS_BLOCK / GS_SPAN + 2];
     struct geluref_encl ee[ULP_MEAS_BLOCK / GS_SPAN + 2];
     unsigned char oke[ULP_MEAS_BLOCK / GS_SPAN + 2];
-    for (size_t j = 0; j <= nsb; j++)
-        xe[j] = xd[GS_SPAN * j < k - 1 ? GS_SPAN * j : k - 1];
+    for (size_t j = 0; j <= nsb; j++) {
+        ie[j] = GS_SPAN * j < k - 1 ? GS_SPAN * j : k - 1;
+        xe[j] = xd[ie[j]];
+    }
     geluref_enclose_n(f, xe, nsb + 1, ee, oke);
-    for (size_t j = 0; j < nsb; j++)
-        gs_fused_span_of(&ee[j], oke[j], &ee[j + 1], oke[j + 1], &sp[j]);
+    /* the chords (ulp_lane.h): |f''| bounded once over the block (so over each run), each
+     * run's inputs equally spaced where they are consecutive patterns of one binade (the
+     * patterns increase: their ends n apart hold every pattern between) */
+    double m = geluref_curvature(f, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1]));
+    for (size_t j = 0; j < nsb; j++) {
+        uint64_t a = x[ie[j]], b = x[ie[j + 1]];
+        size_t n = ie[j + 1] - ie[j];
+        double h = fabs(xe[j + 1] - xe[j]); /* exact: one binade */
+        double curv = m >= 0 && b - a == n && (a >> 23) == (b >> 23) ? m * h * h * 0.125 : -1;
+        gs_fused_span_of(&ee[j], oke[j], &ee[j + 1], oke[j + 1], curv, (double)n, &sp[j]);
+    }
     e[k - 1] = ee[nsb];
     ok[k - 1] = oke[nsb];
 }
@@ -1485,13 +1526,11 @@ static void span_ends(enum geluref_func f, const double *xd, size_t k, struct gs
  * Then f's enclosures of the inputs it left, side by side, into e and ok; those it took are
  * not enclosed (ok 0: the lanes mask them off, no pass reads them).  Returns how many it
  * took. */
-static uint64_t span_take(enum geluref_func f, const struct gs_fused_span *sp, const double *xd,
-                          const uint64_t *x, const uint64_t *y, size_t m,
-                          const struct gs_quick_bounds *b, struct gs_errstat *st,
-                          unsigned char *tk, struct geluref_encl *e, unsigned char *ok)
+static uint64_t span_count(const struct gs_fused_span *sp, const unsigned char *oks,
+                           const uint64_t *x, const uint64_t *y, size_t m,
+                           const struct gs_quick_bounds *b, struct gs_errstat *st,
+                           unsigned char *tk)
 {
-    unsigned char oks[ULP_MEAS_BLOCK];
-    memset(oks, 1, m);
     struct gs_quick_counts cs;
     memset(&cs, 0, sizeof cs);
     gs_fused_span_lane_n(sp, oks, x, y, m, b, tk, &cs);
@@ -1500,8 +1539,18 @@ static uint64_t span_take(enum geluref_func f, const struct gs_fused_span *sp, c
     st->faithful += cs.faithful;
     for (int i = 0; i < GS_HIST_N; i++)
         st->hist[i] += cs.hist[i];
-    enclose_left(f, xd, tk, m, e, ok);
     return cs.n;
+}
+static uint64_t span_take(enum geluref_func f, const struct gs_fused_span *sp, const double *xd,
+                          const uint64_t *x, const uint64_t *y, size_t m,
+                          const struct gs_quick_bounds *b, struct gs_errstat *st,
+                          unsigned char *tk, struct geluref_encl *e, unsigned char *ok)
+{
+    unsigned char oks[ULP_MEAS_BLOCK];
+    memset(oks, 1, m);
+    uint64_t n = span_count(sp, oks, x, y, m, b, st, tk);
+    enclose_left(f, xd, tk, m, e, ok);
+    return n;
 }
 
 /* Inputs i0 .. i0 + k - 1 of a local binary32 item.  Pass 1: the measurements the
@@ -1592,7 +1641,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     if (n_flo == 0 && mono_own && fs.skip_spo == 0 && k > GS_SPAN &&
         a->loc[rg0].max_ulp >= 0 && fmax(fabs(xd[0]), fabs(xd[k - 1])) < SPAN_OWN_X) {
         struct gs_fused_span spo[ULP_MEAS_BLOCK / GS_SPAN + 1];
-        span_ends(c->func, xd, k, spo, en, ok);
+        span_ends(c->func, x, xd, k, spo, en, ok);
         if (pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o, &fs.skip_pre) < 0)
             return 1;
         struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
@@ -1643,7 +1692,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     }
     int span = mono_ex && fs.skip_span == 0 && k > GS_SPAN && n_flx == 0;
     if (span) {
-        span_ends(u->exact, xd, k, sp, ex, okx); /* (ex[k - 1]: the last input's, below) */
+        span_ends(u->exact, x, xd, k, sp, ex, okx); /* (ex[k - 1]: the last input's, below) */
     } else if (u->exact && n_flx == k) {
         memset(okx, 0, k);
     } else if (u->exact && n_flx > 0) {
@@ -1735,6 +1784,63 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         n_span =
             span_take(u->exact, sp, xd, x, y, k - 1, &b, &a->ex_loc[rg0], tk_span, ex, okx);
         tk_span[k - 1] = 0;
+        /* A few left (those next to the block's end, whose errors are within the outputs'
+         * rounding of the maxima the last input set, where the chords hold the run's f to a
+         * hair): each accounted in full where its enclosure gives V itself (lane_account), as
+         * the lanes' retries account the largest errors they leave, instead of leaving the
+         * lanes below a block where they take almost nothing (which would keep them out for
+         * FUSED_LANE_SKIP blocks) and the passes below to pick and measure them.  The same
+         * result: any input may be accounted in full at any time; those accounted are done
+         * (tk_span) and masked off (okx). */
+        struct lane_full lf = { u, a, t, p, rg0, 0, 0 };
+        unsigned char il[ULP_MEAS_BLOCK];
+        size_t nl = 0;
+        if (k - 1 - n_span > SPAN_LEFT_FULL) {
+            /* More left (a kernel whose outputs' rounding moves its errors by more than they
+             * grow over a block: the block's largest error anywhere in it): the one of the
+             * largest error from the chord (|y 2^-k - m_i|; the largest ulp error's is mostly
+             * the largest absolute and relative one's too) accounted in full first, then the
+             * lane again over those left, against the maxima it set (as block_lanes' retry) */
+            size_t j = k;
+            double dj = -1;
+            nl = left_list(okx, tk_span, k - 1, il);
+            for (size_t i = 0; i < nl; i++) {
+                size_t q = il[i];
+                const struct gs_fused_span *s = &sp[q / GS_SPAN];
+                uint32_t yb = (uint32_t)(y[q] & 0x7fffffff);
+                float yf;
+                memcpy(&yf, &yb, sizeof yf);
+                double d = fabs((double)yf * s->sc - (s->c0 + s->dc * (double)(q % GS_SPAN)));
+                if (s->ok && yb < 0x7f800000u && d > dj) {
+                    dj = d;
+                    j = q;
+                }
+            }
+            if (j < k && lane_account(ex, x, y, j, &a->ex_loc[rg0], &lf) > 0) {
+                tk_span[j] = 1;
+                okx[j] = 0;
+                n_span++;
+                unsigned char left[ULP_MEAS_BLOCK], tk2[ULP_MEAS_BLOCK];
+                for (size_t q = 0; q + 1 < k; q++)
+                    left[q] = (unsigned char)!tk_span[q];
+                struct gs_quick_bounds b2 = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
+                n_span += span_count(sp, left, x, y, k - 1, &b2, &a->ex_loc[rg0], tk2);
+                for (size_t q = 0; q + 1 < k; q++)
+                    if (tk2[q]) {
+                        tk_span[q] = 1;
+                        okx[q] = 0;
+                    }
+            }
+        }
+        if (k - 1 - n_span <= SPAN_LEFT_FULL && n_span < k - 1) {
+            nl = left_list(okx, tk_span, k - 1, il);
+            for (size_t i = 0; i < nl; i++)
+                if (lane_account(ex, x, y, il[i], &a->ex_loc[rg0], &lf) > 0) {
+                    tk_span[il[i]] = 1;
+                    okx[il[i]] = 0;
+                    n_span++;
+                }
+        }
         if (2 * n_span < k && !fresh_ex)
             fs.skip_span = FUSED_LANE_SKIP;
     }

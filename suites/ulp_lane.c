@@ -141,17 +141,9 @@ void gs_fused_span_lane_n_generic(const struct gs_fused_span *s, const unsigned 
                                   const struct gs_quick_bounds *b, unsigned char *take,
                                   struct gs_quick_counts *cnt)
 {
-    for (size_t q = 0; q < k; q++) {
-        int h, fa;
-        take[q] = (unsigned char)(ok[q] &&
-                                  gs_fused_span_take(&s[q / GS_SPAN], x[q], y[q], b, &h, &fa));
-        if (take[q]) {
-            cnt->n++;
-            cnt->cr += h == 0;
-            cnt->faithful += (uint64_t)fa;
-            cnt->hist[h]++;
-        }
-    }
+    for (size_t q = 0; q < k; q++)
+        gs_fused_span_take_count(&s[q / GS_SPAN], q % GS_SPAN, ok[q], x[q], y[q], b, take + q,
+                                 cnt);
 }
 
 void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok,

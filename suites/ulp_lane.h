@@ -219,10 +219,33 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * and uh <= max_ulp (then the ulp_exceeded measurement passes whatever abs_tol is); a zero
  * output is refused there (a flush is another defect).  (Where an approximation is close to
  * the exact function but outputs move by an ulp or more over a run, its errors are within a
- * run's width and the lane takes little; ulp.c then leaves it out for a while.) */
+ * run's width and the lane takes little; ulp.c then leaves it out for a while.)
+ *
+ * The chord.  Over a run of an approximation's tail, f moves by some ulps an input, so the
+ * run's width (half of what f moves over 16 inputs) exceeds what its errors grow by over most
+ * of a block, and every input near a block's end (whose last input's measurement sets the
+ * maxima first, ulp.c) would be left.  Where the run's inputs are equally spaced (consecutive
+ * patterns of one binade: x_i = x_0 + i u, the end b at x_n) and M bounds |f''| between its
+ * ends (geluref_curvature), f(x_i) lies within curv = M (n u)^2 / 8 of the chord through
+ * f(x_0) and f(x_n) (the interpolation error (x - x_0)(x_n - x) f''(xi) / 2).  With each
+ * end's enclosure (l, h) as above (within 2^-30 of the real ends), c = (l + h) / 2 is within
+ * (h - l) / 2 + 2^-29 of f at that end (the sum rounds by 2^-29, the halving is exact, h - l
+ * is exact), r the larger of the two half-widths; c_1 - c_0 is exact (Sterbenz), dc = (c_1 -
+ * c_0) / n rounds by 2^-30, its product by i and m_i = c_0 + dc i by 2^-30 each (below 2^24),
+ * so m_i is within i 2^-30 + 2^-29 < 2^-25 (i < 16) of the chord through c_0 and c_1, which
+ * is within r + 2^-29 of the chord through f's ends.  So f(x_i) 2^-k and V 2^-k (2^-16 from
+ * it) lie within wc = (r + curv 2^-k 1.01) + 2^-14 of m_i: 2^-14 exceeds 2^-16 + 2^-25 +
+ * 2^-29 and wc's two roundings (2^-30 each below 2^23, where a chord is used: it is taken
+ * only where wc < w).  The lane's tests are then those above with m_i and wc for ms and w
+ * (the relative one's right side max_rel (m_i - wc) (1 - 2^-48) an input); rlo, rhi and rd
+ * stay the run's (from ms and w).  A run without a chord has c_0 = ms, dc = 0, wc = w: m_i =
+ * ms for each i, the tests as
+ * before. */
 #define GS_SPAN 16
 struct gs_fused_span {
     double ms, w;      /* f(x) 2^-k and V 2^-k within [ms - w, ms + w] */
+    double c0, dc, wc; /* and for the run's input i (from 0) within [m_i - wc, m_i + wc], m_i =
+                          c0 + dc i: the chord, or c0 = ms, dc = 0, wc = w */
     double sc, p2k;    /* 2^-k = 2^(23 - E); 2^k */
     int64_t rlo, rhi;  /* RN(f(x))'s bits, sign cleared, within [rlo, rhi] */
     int64_t rd;        /* RD(|f(x)|)'s bits, sign cleared, where one for the run, else -2 */
@@ -231,16 +254,18 @@ struct gs_fused_span {
 };
 
 /* The span of a run between the enclosures a and b (oka, okb: they hold; ulp.c checks that
- * f is monotone between their inputs). */
+ * f is monotone between their inputs); curv >= 0: the run's inputs are equally spaced, n steps
+ * from a's input to b's, and f within curv of the chord between (M h^2 / 8 for the run's
+ * width h, in f's units), else -1 (no chord). */
 static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
-                                    const struct geluref_encl *b, int okb,
+                                    const struct geluref_encl *b, int okb, double curv, double n,
                                     struct gs_fused_span *s)
 {
     s->ok = 0;
     if (!oka || !okb || a->side != 0 || b->side != 0)
         return;
     const struct geluref_encl *ab[2] = { a, b };
-    double lo = 0, hi = 0;
+    double lo = 0, hi = 0, c[2], r = 0;
     int64_t E = 0;
     uint64_t sign = 0;
     for (int i = 0; i < 2; i++) {
@@ -253,6 +278,8 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
         uint64_t si = (mb >> 63) << 31;
         double ms = gs_fused_ms_of(mb), es = ab[i]->err * gs_fused_pow2(23 - em);
         double l = ms - es, h = ms + es;
+        c[i] = (l + h) * 0.5;
+        r = (h - l) * 0.5 > r ? (h - l) * 0.5 : r;
         if (i == 0) {
             E = Ei;
             sign = si;
@@ -279,6 +306,15 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
     int64_t fhi = (int64_t)(s->ms + s->w + 0x1p-20);
     s->rd = flo == fhi ? base + flo : -2;
     s->sign = sign;
+    s->c0 = s->ms;
+    s->dc = 0;
+    s->wc = s->w;
+    double wc = (r + curv * s->sc * 1.01) + 0x1p-14;
+    if (curv >= 0 && n >= 1 && wc < s->w) { /* the chord, where it is the narrower */
+        s->c0 = c[0];
+        s->dc = (c[1] - c[0]) / n;
+        s->wc = wc;
+    }
     s->ok = 1;
 }
 
@@ -289,12 +325,13 @@ static inline int64_t gs_span_crmax(double c)
     return c >= 0x1p62 ? INT64_MAX : c >= 0 ? (int64_t)floor(c) : -1;
 }
 
-/* Whether the span lane takes output y (binary32 bits) at input x (its pattern) of a run of
- * span s against the bounds b (their maxima, and b->v the policy where the kernel's own
- * function is measured, NULL for the exact function's); *bucket receives its cr_distance
- * bucket (0: correctly rounded) and *fa whether it is faithful. */
-static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t x, uint64_t y,
-                                     const struct gs_quick_bounds *b, int *bucket, int *fa)
+/* Whether the span lane takes output y (binary32 bits) at input x (its pattern, the run's
+ * input i) of a run of span s against the bounds b (their maxima, and b->v the policy where
+ * the kernel's own function is measured, NULL for the exact function's); *bucket receives its
+ * cr_distance bucket (0: correctly rounded) and *fa whether it is faithful. */
+static inline int gs_fused_span_take(const struct gs_fused_span *s, size_t i, uint64_t x,
+                                     uint64_t y, const struct gs_quick_bounds *b, int *bucket,
+                                     int *fa)
 {
     int64_t ymag = (int64_t)(y & 0x7fffffff);
     int zero = (y & ~(uint64_t)0x80000000u) == 0; /* +-0 */
@@ -320,12 +357,13 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t x, 
     uint32_t yb = (uint32_t)ymag;
     float yf;
     memcpy(&yf, &yb, sizeof yf);
-    double d = fabs((double)yf * s->sc - s->ms);
-    double uh = (d + s->w) * (1 + 0x1p-50);
+    double mi = s->c0 + s->dc * (double)i;
+    double d = fabs((double)yf * s->sc - mi);
+    double uh = (d + s->wc) * (1 + 0x1p-50);
     if (!(uh < b->max_ulp && uh * s->p2k * (1 + 0x1p-50) + 0x1p-1074 < b->max_abs))
         return 0;
     if (zero ? !gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x)
-             : !(uh * (1 + 0x1p-48) < b->max_rel * (s->ms - s->w) * (1 - 0x1p-48)))
+             : !(uh * (1 + 0x1p-48) < b->max_rel * (mi - s->wc) * (1 - 0x1p-48)))
         return 0;
     if (b->v != NULL &&
         (zero || (dlo != 0 && !(dhi <= gs_span_crmax(b->v->max_cr_distance) &&
@@ -336,10 +374,28 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, uint64_t x, 
     return 1;
 }
 
-/* take[q] = ok[q] && gs_fused_span_take(&s[q / GS_SPAN], x[q], y[q], b) for q < k, the taken
- * ones' counts (n, cr, faithful and their buckets) added to *cnt.  Four at a time with AVX2
- * where the CPU reports it (ulp_lane_avx2.c: the same operations in the same order, so the
- * same decisions, checked by tests/suites/test_ulp_span.c with the decisions themselves). */
+/* *take = ok && gs_fused_span_take(s, i, x, y, b), counted into *cnt where taken (the lanes'
+ * one at a time). */
+static inline void gs_fused_span_take_count(const struct gs_fused_span *s, size_t i,
+                                            unsigned char ok, uint64_t x, uint64_t y,
+                                            const struct gs_quick_bounds *b, unsigned char *take,
+                                            struct gs_quick_counts *cnt)
+{
+    int h, fa;
+    *take = (unsigned char)(ok && gs_fused_span_take(s, i, x, y, b, &h, &fa));
+    if (*take) {
+        cnt->n++;
+        cnt->cr += h == 0;
+        cnt->faithful += (uint64_t)fa;
+        cnt->hist[h]++;
+    }
+}
+
+/* take[q] = ok[q] && gs_fused_span_take(&s[q / GS_SPAN], q % GS_SPAN, x[q], y[q], b) for q <
+ * k, the taken ones' counts (n, cr, faithful and their buckets) added to *cnt.  Four at a time
+ * with AVX2 where the CPU reports it (ulp_lane_avx2.c: the same operations in the same order,
+ * so the same decisions, checked by tests/suites/test_ulp_span.c with the decisions
+ * themselves). */
 void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok,
                           const uint64_t *x, const uint64_t *y, size_t k,
                           const struct gs_quick_bounds *b, unsigned char *take,

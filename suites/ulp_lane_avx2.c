@@ -672,15 +672,15 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
 /* The span lane (ulp_lane.h) four outputs at a time, run by run (each run's span broadcast
  * once): gs_fused_span_take's tests on 64-bit integers (the sign or a zero, a non-finite
  * output, the distances to [rlo, rhi] and their buckets, counted as gs_hist_index counts
- * them) and its double operations in order (ys = y sc, d = |ys - ms|, uh = (d + w)(1 +
- * 2^-50), the three comparisons, the relative one's right side computed once as the scalar
- * code computes it; for a zero the relative error 1 against the maximum, x's tie compared
- * with the top bits flipped: unsigned); a run's last inputs short of four one at a time.
- * A run with rlo = rhi lets every lane through to the distance test (y within [rlo, rhi] is y
- * = r, dlo = 0), which takes dlo = 0, dlo = 1 where rd is known, and dlo >= 2; faithful:
- * dlo = 0, y = rd or rd + 1; judged (b->v): the policy's test, max_cr_distance as
- * gs_span_crmax's integer.  The bucket: minus the count of the ends 0, 1, 2, 4, 16, 256 that
- * dlo exceeds. */
+ * them) and its double operations in order (m_i = c0 + dc i for the run's input i, ys = y sc,
+ * d = |ys - m_i|, uh = (d + wc)(1 + 2^-50), the three comparisons, the relative one's right
+ * side max_rel (m_i - wc) (1 - 2^-48) as the scalar code computes it; for a zero the relative
+ * error 1 against the maximum, x's tie compared with the top bits flipped: unsigned); a
+ * run's last inputs short of four one at a time.  A run with rlo = rhi lets every lane
+ * through to the distance test (y within [rlo, rhi] is y = r, dlo = 0), which takes dlo = 0,
+ * dlo = 1 where rd is known, and dlo >= 2; faithful: dlo = 0, y = rd or rd + 1; judged
+ * (b->v): the policy's test, max_cr_distance as gs_span_crmax's integer.  The bucket: minus
+ * the count of the ends 0, 1, 2, 4, 16, 256 that dlo exceeds. */
 _Static_assert(GS_SPAN % 4 == 0 && GS_HIST_N == 8,
                "a run is whole batches of four; \">256\" is bucket 6");
 void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned char *ok,
@@ -703,6 +703,8 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
     const __m256d c50 = _mm256_set1_pd(1 + 0x1p-50), c48 = _mm256_set1_pd(1 + 0x1p-48);
     const __m256d tiny = _mm256_set1_pd(0x1p-1074);
     const __m256d vmu = _mm256_set1_pd(b->max_ulp), vma = _mm256_set1_pd(b->max_abs);
+    const __m256d vmr = _mm256_set1_pd(b->max_rel), c48m = _mm256_set1_pd(1 - 0x1p-48);
+    const __m256d iota = _mm256_setr_pd(0, 1, 2, 3);
     const __m256i m6 = _mm256_set1_epi64x(-6), all = _mm256_cmpeq_epi64(zero, zero);
     const int judged = b->v != NULL;
     const __m256i vcrmax =
@@ -723,9 +725,10 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
         const __m256i vrd = _mm256_set1_epi64x(sp->rd), vrd1 = _mm256_set1_epi64x(sp->rd + 1);
         const __m256i vsign = _mm256_set1_epi64x((int64_t)sp->sign);
         const __m256i rlo = _mm256_set1_epi64x(sp->rlo), rhi = _mm256_set1_epi64x(sp->rhi);
-        const __m256d vsc = _mm256_set1_pd(sp->sc), vms = _mm256_set1_pd(sp->ms);
-        const __m256d vw = _mm256_set1_pd(sp->w), vp2k = _mm256_set1_pd(sp->p2k);
-        const __m256d vrel = _mm256_set1_pd(b->max_rel * (sp->ms - sp->w) * (1 - 0x1p-48));
+        const __m256d vsc = _mm256_set1_pd(sp->sc), vc0 = _mm256_set1_pd(sp->c0);
+        const __m256d vdc = _mm256_set1_pd(sp->dc), vw = _mm256_set1_pd(sp->wc);
+        const __m256d vp2k = _mm256_set1_pd(sp->p2k);
+        const size_t q0 = q; /* the run's first input */
         for (; q + 4 <= end; q += 4) {
             uint32_t okw;
             memcpy(&okw, ok + q, sizeof okw);
@@ -769,9 +772,12 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
             __m128 yf = _mm256_castps256_ps128(
                 _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(ymag, lo32)));
             __m256d ys = _mm256_mul_pd(_mm256_cvtps_pd(yf), vsc);
-            __m256d d = _mm256_and_pd(_mm256_sub_pd(ys, vms), absmask);
+            __m256d vi = _mm256_add_pd(iota, _mm256_set1_pd((double)(q - q0)));
+            __m256d mi = _mm256_add_pd(vc0, _mm256_mul_pd(vdc, vi));
+            __m256d d = _mm256_and_pd(_mm256_sub_pd(ys, mi), absmask);
             __m256d uh = _mm256_mul_pd(_mm256_add_pd(d, vw), c50);
             __m256d ab = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(uh, vp2k), c50), tiny);
+            __m256d vrel = _mm256_mul_pd(_mm256_mul_pd(vmr, _mm256_sub_pd(mi, vw)), c48m);
             __m256i rel = _mm256_castpd_si256(
                 _mm256_cmp_pd(_mm256_mul_pd(uh, c48), vrel, _CMP_LT_OQ));
             if (_mm256_movemask_pd(_mm256_castsi256_pd(yz)) != 0) {
@@ -813,8 +819,8 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
             for (int i = 0; i < 4; i++)
                 h[i][-hv[i]] += (gb & ~top) >> i & 1;
         }
-        if (q < end) /* fewer than four: their run is s[0] of the rest */
-            gs_fused_span_lane_n_generic(sp, ok + q, x + q, y + q, end - q, b, take + q, cnt);
+        for (; q < end; q++) /* fewer than four */
+            gs_fused_span_take_count(sp, q - q0, ok[q], x[q], y[q], b, take + q, cnt);
     }
     cnt->n += n;
     cnt->cr += ncr;

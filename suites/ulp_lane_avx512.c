@@ -216,8 +216,8 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
 }
 
 /* The span lane eight at a time: ulp_lane_avx2.c's gs_fused_span_lane_n_avx2 (the tests of
- * gs_fused_span_take on the same values, the relative one's right side computed once as the
- * scalar code computes it, a zero's relative error 1 against the maximum), a run of GS_SPAN
+ * gs_fused_span_take on the same values, m_i and the relative one's right side computed as the
+ * scalar code computes them, a zero's relative error 1 against the maximum), a run of GS_SPAN
  * inputs in batches of eight and its last inputs short of eight under a mask (the loads and
  * stores of the lanes beyond it masked off).  The bucket test as masks: with dlo <= dhi,
  * gs_hist_index gives both one bucket where no end 2, 4, 16 or 256 lies in [dlo, dhi), so
@@ -245,12 +245,15 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
     const __m512d c50 = _mm512_set1_pd(1 + 0x1p-50), c48 = _mm512_set1_pd(1 + 0x1p-48);
     const __m512d tiny = _mm512_set1_pd(0x1p-1074);
     const __m512d vmu = _mm512_set1_pd(b->max_ulp), vma = _mm512_set1_pd(b->max_abs);
+    const __m512d vmr = _mm512_set1_pd(b->max_rel), c48m = _mm512_set1_pd(1 - 0x1p-48);
+    const __m512d iota = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
     const __m128i ones8 = _mm_set1_epi8(1);
     const __m512i vcrmax = _mm512_set1_epi64(judged ? gs_span_crmax(b->v->max_cr_distance) : 0);
     const __m512d vpu = _mm512_set1_pd(judged ? b->v->max_ulp : 0);
     const __mmask8 nofa = judged && b->v->faithful ? 0 : 0xff; /* faithful not asked */
     __m512i vn = zero, vcr = zero, vfa = zero, vc1 = zero, vc2 = zero, vc4 = zero, vc16 = zero;
     __m512i vc256 = zero;
+    uint64_t nfar = 0; /* taken far (below) */
     for (size_t j = 0; j * GS_SPAN < k; j++) {
         const struct gs_fused_span *sp = &s[j];
         size_t q = j * GS_SPAN, end = q + GS_SPAN < k ? q + GS_SPAN : k;
@@ -263,9 +266,15 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
         const __m512i vrd = _mm512_set1_epi64(sp->rd), vrd1 = _mm512_set1_epi64(sp->rd + 1);
         const __m512i vsign = _mm512_set1_epi64((int64_t)sp->sign);
         const __m512i rlo = _mm512_set1_epi64(sp->rlo), rhi = _mm512_set1_epi64(sp->rhi);
-        const __m512d vsc = _mm512_set1_pd(sp->sc), vms = _mm512_set1_pd(sp->ms);
-        const __m512d vw = _mm512_set1_pd(sp->w), vp2k = _mm512_set1_pd(sp->p2k);
-        const __m512d vrel = _mm512_set1_pd(b->max_rel * (sp->ms - sp->w) * (1 - 0x1p-48));
+        /* far: outputs of f's sign, finite and not zero, more than 256 from [rlo, rhi] */
+        const __m512i flo = _mm512_set1_epi64(sp->rlo - 256);
+        const __m512i fhi = _mm512_set1_epi64(sp->rhi + 256);
+        const __m512i smin = _mm512_set1_epi64((int64_t)(sp->sign | 1));
+        const __m512i smax = _mm512_set1_epi64((int64_t)(sp->sign | 0x7f7fffff));
+        const __m512d vsc = _mm512_set1_pd(sp->sc), vc0 = _mm512_set1_pd(sp->c0);
+        const __m512d vdc = _mm512_set1_pd(sp->dc), vw = _mm512_set1_pd(sp->wc);
+        const __m512d vp2k = _mm512_set1_pd(sp->p2k);
+        const size_t q0 = q; /* the run's first input */
         for (; q < end; q += 8) {
             __mmask8 lm = end - q >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (end - q)) - 1);
             __mmask8 okm = _mm_test_epi8_mask(_mm_maskz_loadu_epi8(lm, ok + q),
@@ -276,6 +285,35 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             }
             __m512i yv = _mm512_maskz_loadu_epi64(lm, &y[q]);
             __m512i ymag = _mm512_and_si512(yv, ymagm);
+            __m512d vi = _mm512_add_pd(iota, _mm512_set1_pd((double)(q - q0)));
+            __m512d mi = _mm512_add_pd(vc0, _mm512_mul_pd(vdc, vi));
+            __m512d vrel = _mm512_mul_pd(_mm512_mul_pd(vmr, _mm512_sub_pd(mi, vw)), c48m);
+            if (!judged) {
+                /* Where every output it may take is far (an approximation's tail against the
+                 * exact function), the tests below come to: dlo and dhi above 256 (bucket
+                 * ">256"), neither correctly rounded nor faithful (y is more than 256 from
+                 * RN(f(x)), RD and RU), no zero; only the errors' tests decide, computed as
+                 * below.  The same decisions, in fewer operations. */
+                __mmask8 far = _mm512_cmpge_epu64_mask(yv, smin) &
+                               _mm512_cmple_epu64_mask(yv, smax) &
+                               (_mm512_cmplt_epi64_mask(ymag, flo) |
+                                _mm512_cmpgt_epi64_mask(ymag, fhi));
+                if ((okm & (__mmask8)~far) == 0) {
+                    __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
+                    __m512d ys = _mm512_mul_pd(_mm512_cvtps_pd(yf), vsc);
+                    __m512d d = _mm512_abs_pd(_mm512_sub_pd(ys, mi));
+                    __m512d uh = _mm512_mul_pd(_mm512_add_pd(d, vw), c50);
+                    __m512d ab =
+                        _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(uh, vp2k), c50), tiny);
+                    __mmask8 good = okm &
+                                    _mm512_cmp_pd_mask(_mm512_mul_pd(uh, c48), vrel, _CMP_LT_OQ) &
+                                    _mm512_cmp_pd_mask(uh, vmu, _CMP_LT_OQ) &
+                                    _mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ);
+                    _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
+                    nfar += (uint64_t)__builtin_popcount(good);
+                    continue;
+                }
+            }
             __mmask8 below = _mm512_cmpgt_epi64_mask(rlo, ymag);
             __mmask8 yz = _mm512_mask_cmpeq_epi64_mask(lm, _mm512_and_si512(yv, nsign), zero);
             __mmask8 good = okm &
@@ -303,7 +341,7 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             /* the errors */
             __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
             __m512d ys = _mm512_mul_pd(_mm512_cvtps_pd(yf), vsc);
-            __m512d d = _mm512_abs_pd(_mm512_sub_pd(ys, vms));
+            __m512d d = _mm512_abs_pd(_mm512_sub_pd(ys, mi));
             __m512d uh = _mm512_mul_pd(_mm512_add_pd(d, vw), c50);
             __m512d ab = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(uh, vp2k), c50), tiny);
             __mmask8 rel = _mm512_cmp_pd_mask(_mm512_mul_pd(uh, c48), vrel, _CMP_LT_OQ);
@@ -332,14 +370,15 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             vc256 = _mm512_mask_add_epi64(vc256, good & g256, vc256, one);
         }
     }
-    uint64_t n = (uint64_t)_mm512_reduce_add_epi64(vn);
+    /* (the far outputs taken are above every end: in each count but cr's and faithful's) */
+    uint64_t n = (uint64_t)_mm512_reduce_add_epi64(vn) + nfar;
     uint64_t ncr = (uint64_t)_mm512_reduce_add_epi64(vcr);
     uint64_t nfa = (uint64_t)_mm512_reduce_add_epi64(vfa);
-    uint64_t c1 = (uint64_t)_mm512_reduce_add_epi64(vc1);
-    uint64_t c2 = (uint64_t)_mm512_reduce_add_epi64(vc2);
-    uint64_t c4 = (uint64_t)_mm512_reduce_add_epi64(vc4);
-    uint64_t c16 = (uint64_t)_mm512_reduce_add_epi64(vc16);
-    uint64_t c256 = (uint64_t)_mm512_reduce_add_epi64(vc256);
+    uint64_t c1 = (uint64_t)_mm512_reduce_add_epi64(vc1) + nfar;
+    uint64_t c2 = (uint64_t)_mm512_reduce_add_epi64(vc2) + nfar;
+    uint64_t c4 = (uint64_t)_mm512_reduce_add_epi64(vc4) + nfar;
+    uint64_t c16 = (uint64_t)_mm512_reduce_add_epi64(vc16) + nfar;
+    uint64_t c256 = (uint64_t)_mm512_reduce_add_epi64(vc256) + nfar;
     cnt->n += n;
     cnt->cr += ncr;
     cnt->faithful += nfa;

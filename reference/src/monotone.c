@@ -1,4 +1,5 @@
-/* geluref_monotone: the intervals where a function is known monotone (geluref.h).
+/* geluref_monotone: the intervals where a function is known monotone, and geluref_curvature:
+ * a bound of |f''| over an interval (geluref.h).
  *
  * Each claim follows from the sign of the derivative; tests/reference/test_monotone.c checks
  * every claimed piece against correctly rounded values (ordered inputs give ordered values,
@@ -79,4 +80,40 @@ int geluref_monotone(enum geluref_func f, double lo, double hi)
     case GELUREF_GELU_TANH_GRAD: return within(tgrad, 1, lo, hi);
     default: return 0;
     }
+}
+
+/* geluref_curvature.  Each f'' is a polynomial P times a Gaussian factor, from the derivatives
+ * quoted above (phi' = -x phi):
+ *  - normcdf'' = phi' = -x phi, so |P| = |x|;
+ *  - normpdf'' = (x^2 - 1) phi, |P| <= x^2 + 1;
+ *  - gelu'' = gelu_grad' = (2 - x^2) phi, |P| <= x^2 + 2;
+ *  - gelu_grad'' = -x phi (2 - x^2) - 2 x phi = x (x^2 - 4) phi, |P| <= |x| (x^2 + 4);
+ *  - erf'' = -(4 / sqrt(pi)) x e^(-x^2) and erfc'' = -erf'': |f''| = 2.2567... |x| e^(-x^2).
+ * Over [lo, hi], with z = |x| between za (0 where the interval holds 0, else the smaller of
+ * |lo| and |hi|) and zb (the larger): each |P| above is at most its right side at zb (each
+ * grows with z), and phi(x) = e^(-z^2/2) / sqrt(2 pi) <= 0.4 e^(-za^2/2) (1/sqrt(2 pi) =
+ * 0.3989...), e^(-x^2) <= e^(-za^2).  In double, za^2, exp (glibc's, within an ulp) and the
+ * products are each within a few 2^-53 relatively, and za^2 <= 2^20 moves e^(-za^2/2) by a
+ * factor e^(2^20 2^-53) at most: the factor 1.01 covers all of it.  Where the product
+ * underflows (far tails: |f''| below 2^-1022), the 2^-1022 added bounds it. */
+double geluref_curvature(enum geluref_func f, double lo, double hi)
+{
+    if (!(lo <= hi) || !isfinite(lo) || !isfinite(hi) || fmax(fabs(lo), fabs(hi)) > 0x1p10)
+        return -1;
+    double za = lo <= 0 && hi >= 0 ? 0 : fmin(fabs(lo), fabs(hi)), zb = fmax(fabs(lo), fabs(hi));
+    double g = 0.4 * exp(-0.5 * (za * za)); /* phi's bound */
+    double p;
+    switch (f) {
+    case GELUREF_NORMCDF: p = zb; break;
+    case GELUREF_NORMPDF: p = zb * zb + 1; break;
+    case GELUREF_GELU: p = zb * zb + 2; break;
+    case GELUREF_GELU_GRAD: p = zb * (zb * zb + 4); break;
+    case GELUREF_ERF:
+    case GELUREF_ERFC:
+        p = 2.26 * zb;
+        g = exp(-(za * za));
+        break;
+    default: return -1;
+    }
+    return p * g * 1.01 + 0x1p-1022;
 }

@@ -7,12 +7,16 @@
  *            normcdf, normpdf, erf, erfc, gelu_tanh, gelu_sigmoid, gelu_tanh_grad), a third
  *            of them near 0 (|x| below 2^-6, where a run's RN(f(x)) is often one: rlo =
  *            rhi), where it claims the run; the enclosures at the ends of each GS_SPAN inputs
- *            (geluref_enclose_n) give the spans, as ulp.c's fused_block forms them; each
- *            span's rd, where it has one, must be RD(f(x)) of each of its inputs;
+ *            (geluref_enclose_n) give the spans, as ulp.c's fused_block forms them (with
+ *            chords where the run's patterns are consecutive in one binade and
+ *            geluref_curvature bounds f''); each span's rd, where it has one, must be
+ *            RD(f(x)) of each of its inputs;
  *   outputs  RN(f(x)) itself and moved by 1, by the ends of the cr_distance buckets (2, 3,
  *            4, 5, 16, 17, 256, 257) and by more, either way, scaled by 1 + 2^-j (an
  *            approximation's error), of the other sign, zeros of either sign (a flushed
- *            tail), infinite, NaN;
+ *            tail), infinite, NaN; a quarter of the runs an approximation's (f(x) (1 + r),
+ *            one r of 2^-3 to 2^-16 for the run, either sign: whole batches far from
+ *            RN(f(x)), which the AVX-512 lane decides by a shorter path);
  *   bounds   maxima at, just above and just below the errors of one of the run's
  *            measurements, above them all, none yet (-1), NaN, and now and then at the
  *            bound the lane computes for one of its outputs (a tie, to refuse); max_rel_x
@@ -28,7 +32,8 @@
  * suites/ulp_lane_avx512.c, where the CPU reports it; writing nothing past the block) must
  * give the same decisions and counts as one at a time.  It must take some outputs, in each
  * bucket from "0" to ">256", zeros among them, some at the relative error's tie, at
- * distance 1 faithful and not, under a policy, and refuse others (some for the policy
+ * distance 1 faithful and not, under a policy, from chords (some that the run's whole width
+ * would refuse), far in an approximation's runs, and refuse others (some for the policy
  * alone), so that a wrong decision could show.  Last, gs_left_n (the inputs the lane left)
  * eight at a time against one at a time and against the takes, on N/10 blocks of 1 to 130
  * inputs.  Usage:
@@ -80,7 +85,8 @@ int main(int argc, char **argv)
     int avx512 = gs_lane_avx512();
     unsigned long runs = 0, spans = 0, spans_ok = 0, outs = 0, taken = 0, wrong = 0, differ = 0,
                   bucket[GS_HIST_N] = { 0 }, near_max = 0, zeros = 0, zeros_tie = 0,
-                  one_r = 0, d1_fa = 0, d1_unfa = 0, judged_taken = 0, judged_left = 0;
+                  one_r = 0, d1_fa = 0, d1_unfa = 0, judged_taken = 0, judged_left = 0,
+                  chords = 0, chord_taken = 0, chord_only = 0, far_taken = 0;
     for (long it = 0; it < n; it++) {
         enum geluref_func f = fs[next64() % (sizeof fs / sizeof fs[0])];
         /* a last run of one input now and then (len 17 or 33: its span is one enclosure,
@@ -112,8 +118,17 @@ int main(int argc, char **argv)
             ex[j] = xd[GS_SPAN * j < len - 1 ? GS_SPAN * j : len - 1];
         geluref_enclose_n(f, ex, ne, en, eok);
         struct gs_fused_span s[MAXR / GS_SPAN + 1];
+        /* the chords as ulp.c's span_ends forms them (consecutive patterns of one binade) */
+        double mc = geluref_curvature(f, lo, hi);
         for (size_t j = 0; j < nsb; j++) {
-            gs_fused_span_of(&en[j], eok[j], &en[j + 1], eok[j + 1], &s[j]);
+            size_t ia = GS_SPAN * j, ib = GS_SPAN * (j + 1) < len - 1 ? GS_SPAN * (j + 1) : len - 1;
+            double h = fabs(xd[ib] - xd[ia]);
+            double curv = mc >= 0 && x[ib] - x[ia] == ib - ia && (x[ia] >> 23) == (x[ib] >> 23)
+                              ? mc * h * h * 0.125
+                              : -1;
+            gs_fused_span_of(&en[j], eok[j], &en[j + 1], eok[j + 1], curv, (double)(ib - ia),
+                             &s[j]);
+            chords += s[j].ok && s[j].dc != 0;
             spans++;
             spans_ok += s[j].ok != 0;
             one_r += s[j].ok && s[j].rlo == s[j].rhi;
@@ -122,7 +137,11 @@ int main(int argc, char **argv)
                     printf("FAIL: rd 0x%llx outside [rlo - 1, rhi]\n", (long long)s[j].rd);
             }
         }
-        /* the outputs, and every input's RN(f(x)) within its span's [rlo, rhi] */
+        /* the outputs, and every input's RN(f(x)) within its span's [rlo, rhi]; a quarter of
+         * the runs an approximation's (each output f(x) (1 +- r), one r for the run, mostly
+         * far from RN(f(x)): the lanes' shortcut for whole batches of such outputs) */
+        int far_run = next64() % 4 == 0;
+        double far_r = ldexp(next64() % 2 ? 1.0 : -1.0, -(int)(3 + next64() % 14));
         uint64_t y[MAXR];
         unsigned char ok[MAXR];
         struct gs_meas m[MAXR];
@@ -160,12 +179,12 @@ int main(int argc, char **argv)
             }
             uint64_t sg = w.want & 0x80000000;
             int64_t d = moves[next64() % (sizeof moves / sizeof moves[0])];
-            switch (next64() % 9) {
+            switch (far_run && next64() % 64 ? 3 : next64() % 9) {
             case 0: case 1: case 2: y[i] = sg | (uint64_t)(wm + (next64() % 2 ? d : -d)); break;
             case 8: y[i] = sg | (uint64_t)(wm + (int64_t)(next64() % 3) - 1); break; /* 0, +-1 */
             case 3: {
-                double r = ldexp(1.0, -(int)(3 + next64() % 20));
-                double v = f32_of((uint32_t)w.want) * (1 + (next64() % 2 ? r : -r));
+                double r = far_run ? far_r : ldexp(1.0, -(int)(3 + next64() % 20));
+                double v = f32_of((uint32_t)w.want) * (1 + (far_run || next64() % 2 ? r : -r));
                 float fv = (float)v;
                 uint32_t b;
                 memcpy(&b, &fv, sizeof b);
@@ -214,7 +233,8 @@ int main(int argc, char **argv)
         if (st->ok && ty != 0 && ty < 0x7f800000u && next64() % 4 == 0) {
             float tf;
             memcpy(&tf, &ty, sizeof tf);
-            double uh = (fabs((double)tf * st->sc - st->ms) + st->w) * (1 + 0x1p-50);
+            double mi = st->c0 + st->dc * (double)(ti % GS_SPAN);
+            double uh = (fabs((double)tf * st->sc - mi) + st->wc) * (1 + 0x1p-50);
             if (next64() % 2)
                 b.max_ulp = uh;
             else
@@ -273,17 +293,32 @@ int main(int argc, char **argv)
                 bn.v = NULL;
                 int hn, fn;
                 judged_left += b.v != NULL && ok[i] &&
-                               gs_fused_span_take(&s[i / GS_SPAN], x[i], y[i], &bn, &hn, &fn);
+                               gs_fused_span_take(&s[i / GS_SPAN], i % GS_SPAN, x[i], y[i], &bn,
+                                                  &hn, &fn);
                 continue;
             }
             taken++;
             int h = -1, fa = -1;
-            if (!gs_fused_span_take(&s[i / GS_SPAN], x[i], y[i], &b, &h, &fa) || !ok[i]) {
+            if (!gs_fused_span_take(&s[i / GS_SPAN], i % GS_SPAN, x[i], y[i], &b, &h, &fa) ||
+                !ok[i]) {
                 if (wrong++ < 20)
                     printf("FAIL: the lane took an output gs_fused_span_take refuses\n");
                 continue;
             }
             bucket[h]++;
+            far_taken += far_run && h == GS_HIST_N - 2;
+            /* taken from a chord, and where only the chord takes it (the run's whole width
+             * refuses it) */
+            const struct gs_fused_span *sc = &s[i / GS_SPAN];
+            if (sc->dc != 0) {
+                struct gs_fused_span wide = *sc;
+                wide.c0 = wide.ms;
+                wide.dc = 0;
+                wide.wc = wide.w;
+                int hw, fw;
+                chord_taken++;
+                chord_only += !gs_fused_span_take(&wide, i % GS_SPAN, x[i], y[i], &b, &hw, &fw);
+            }
             const struct gs_meas *mi = &m[i];
             near_max += mi->ulp > b.max_ulp * 0.5 || mi->rel_err > b.max_rel * 0.5;
             int zero = (y[i] & 0x7fffffff) == 0;
@@ -358,11 +393,12 @@ int main(int argc, char **argv)
     printf("%lu runs, %lu spans (%lu hold, %lu with one RN), %lu outputs, %lu taken (buckets 0 "
            "to >256: %lu %lu %lu %lu %lu %lu %lu; at distance 1 %lu faithful, %lu not; %lu "
            "judged, %lu refused by the policy alone; %lu with an error above half its maximum; "
-           "%lu zeros, %lu of them at max_rel 1), %lu wrong, %lu different four or eight at a "
-           "time%s%s\n",
+           "%lu zeros, %lu of them at max_rel 1; %lu from chords, %lu that the run's whole "
+           "width refuses; %lu far in an approximation's run), %lu spans with a chord, %lu "
+           "wrong, %lu different four or eight at a time%s%s\n",
            runs, spans, spans_ok, one_r, outs, taken, bucket[0], bucket[1], bucket[2], bucket[3],
            bucket[4], bucket[5], bucket[6], d1_fa, d1_unfa, judged_taken, judged_left, near_max,
-           zeros, zeros_tie, wrong, differ,
+           zeros, zeros_tie, chord_taken, chord_only, far_taken, chords, wrong, differ,
            avx2 ? "" : " (no AVX2: not compared)",
            avx512 ? "" : " (no AVX-512: eight at a time not compared)");
     int reached = 1;
@@ -370,7 +406,8 @@ int main(int argc, char **argv)
         reached &= bucket[i] > 0;
     if (runs < (unsigned long)n / 4 || spans_ok < spans / 2 || taken < outs / 20 ||
         outs - taken < outs / 5 || !reached || near_max == 0 || zeros == 0 || zeros_tie == 0 ||
-        one_r == 0 || d1_fa == 0 || d1_unfa == 0 || judged_taken == 0 || judged_left == 0) {
+        one_r == 0 || d1_fa == 0 || d1_unfa == 0 || judged_taken == 0 || judged_left == 0 ||
+        chords == 0 || chord_only == 0 || far_taken == 0) {
         printf("FAIL: too few runs, spans, outputs taken or refused, or buckets reached for the "
                "comparison to mean anything\n");
         return 1;
