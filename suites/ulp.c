@@ -1808,10 +1808,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
                 size_t q = il[i];
                 const struct gs_fused_span *s = &sp[q / GS_SPAN];
                 uint32_t yb = (uint32_t)(y[q] & 0x7fffffff);
-                float yf;
-                memcpy(&yf, &yb, sizeof yf);
-                double d = fabs((double)yf * s->sc - (s->c0 + s->dc * (double)(q % GS_SPAN)));
-                if (s->ok && yb < 0x7f800000u && d > dj) {
+                double d = s->ok && yb < 0x7f800000u ? gs_fused_span_dist(s, q % GS_SPAN, yb) : -1;
+                if (d > dj) {
                     dj = d;
                     j = q;
                 }

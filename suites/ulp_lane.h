@@ -318,6 +318,15 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
     s->ok = 1;
 }
 
+/* |y 2^-k - m_i|: the distance of output y (binary32 bits, sign cleared, finite) from the
+ * run's input i's m_i, in ulps of f's binade (one rounding). */
+static inline double gs_fused_span_dist(const struct gs_fused_span *s, size_t i, uint32_t ymag)
+{
+    float yf;
+    memcpy(&yf, &ymag, sizeof yf);
+    return fabs((double)yf * s->sc - (s->c0 + s->dc * (double)i));
+}
+
 /* The policy's max_cr_distance as an integer bound of a distance d >= 0 below 2^53: d <=
  * gs_span_crmax(c) exactly where (double)d <= c (-1 for NaN or a negative c). */
 static inline int64_t gs_span_crmax(double c)
@@ -354,11 +363,8 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, size_t i, ui
     if (h != gs_hist_index(dhi) || (dlo == 1 && (s->rlo != s->rhi || s->rd < 0)))
         return 0; /* (dlo <= 1 with rlo < rhi is dlo = 1: y next to the range) */
     int faith = dlo == 0 || ymag == s->rd || ymag == s->rd + 1;
-    uint32_t yb = (uint32_t)ymag;
-    float yf;
-    memcpy(&yf, &yb, sizeof yf);
     double mi = s->c0 + s->dc * (double)i;
-    double d = fabs((double)yf * s->sc - mi);
+    double d = gs_fused_span_dist(s, i, (uint32_t)ymag);
     double uh = (d + s->wc) * (1 + 0x1p-50);
     if (!(uh < b->max_ulp && uh * s->p2k * (1 + 0x1p-50) + 0x1p-1074 < b->max_abs))
         return 0;

@@ -231,10 +231,7 @@ int main(int argc, char **argv)
         const struct gs_fused_span *st = &s[ti / GS_SPAN];
         uint32_t ty = (uint32_t)(y[ti] & 0x7fffffff);
         if (st->ok && ty != 0 && ty < 0x7f800000u && next64() % 4 == 0) {
-            float tf;
-            memcpy(&tf, &ty, sizeof tf);
-            double mi = st->c0 + st->dc * (double)(ti % GS_SPAN);
-            double uh = (fabs((double)tf * st->sc - mi) + st->wc) * (1 + 0x1p-50);
+            double uh = (gs_fused_span_dist(st, ti % GS_SPAN, ty) + st->wc) * (1 + 0x1p-50);
             if (next64() % 2)
                 b.max_ulp = uh;
             else
