@@ -680,7 +680,10 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
  * through to the distance test (y within [rlo, rhi] is y = r, dlo = 0), which takes dlo = 0,
  * dlo = 1 where rd is known, and dlo >= 2; faithful: dlo = 0, y = rd or rd + 1; judged
  * (b->v): the policy's test, max_cr_distance as gs_span_crmax's integer.  The bucket: minus
- * the count of the ends 0, 1, 2, 4, 16, 256 that dlo exceeds. */
+ * the count of the ends 0, 1, 2, 4, 16, 256 that dlo exceeds.  Not judged, four outputs all
+ * far from [rlo, rhi] (of f's sign, finite, not zero, more than 256 from it) are decided by
+ * the error tests alone: every integer test passes them in bucket ">256", neither correctly
+ * rounded nor faithful (ulp_lane_avx512.c says why); the same decisions. */
 _Static_assert(GS_SPAN % 4 == 0 && GS_HIST_N == 8,
                "a run is whole batches of four; \">256\" is bucket 6");
 void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned char *ok,
@@ -725,6 +728,9 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
         const __m256i vrd = _mm256_set1_epi64x(sp->rd), vrd1 = _mm256_set1_epi64x(sp->rd + 1);
         const __m256i vsign = _mm256_set1_epi64x((int64_t)sp->sign);
         const __m256i rlo = _mm256_set1_epi64x(sp->rlo), rhi = _mm256_set1_epi64x(sp->rhi);
+        /* far: more than 256 from [rlo, rhi] (the AVX-512 lane's shorter path) */
+        const __m256i flo = _mm256_set1_epi64x(sp->rlo - 256);
+        const __m256i fhi = _mm256_set1_epi64x(sp->rhi + 256);
         const __m256d vsc = _mm256_set1_pd(sp->sc), vc0 = _mm256_set1_pd(sp->c0);
         const __m256d vdc = _mm256_set1_pd(sp->dc), vw = _mm256_set1_pd(sp->wc);
         const __m256d vp2k = _mm256_set1_pd(sp->p2k);
@@ -740,6 +746,38 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                 _mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero);
             __m256i yv = _mm256_loadu_si256((const __m256i *)(const void *)&y[q]);
             __m256i ymag = _mm256_and_si256(yv, ymagm);
+            __m256d vi = _mm256_add_pd(iota, _mm256_set1_pd((double)(q - q0)));
+            __m256d mi = _mm256_add_pd(vc0, _mm256_mul_pd(vdc, vi));
+            __m256d vrel = _mm256_mul_pd(_mm256_mul_pd(vmr, _mm256_sub_pd(mi, vw)), c48m);
+            __m128 yf = _mm256_castps256_ps128(
+                _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(ymag, lo32)));
+            __m256d ys = _mm256_mul_pd(_mm256_cvtps_pd(yf), vsc);
+            __m256d d = _mm256_and_pd(_mm256_sub_pd(ys, mi), absmask);
+            __m256d uh = _mm256_mul_pd(_mm256_add_pd(d, vw), c50);
+            __m256d ab = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(uh, vp2k), c50), tiny);
+            __m256i rel = _mm256_castpd_si256(
+                _mm256_cmp_pd(_mm256_mul_pd(uh, c48), vrel, _CMP_LT_OQ));
+            __m256d e2 = _mm256_and_pd(_mm256_cmp_pd(uh, vmu, _CMP_LT_OQ),
+                                       _mm256_cmp_pd(ab, vma, _CMP_LT_OQ));
+            if (!judged) {
+                /* every output it may take far (of f's sign, finite, not zero, more than 256
+                 * from [rlo, rhi]): only the errors' tests decide, as in the AVX-512 lane */
+                __m256i far = _mm256_and_si256(
+                    _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_and_si256(yv, signm), vsign),
+                                     _mm256_cmpgt_epi64(ymag, zero)),
+                    _mm256_and_si256(_mm256_cmpgt_epi64(cinf, ymag),
+                                     _mm256_or_si256(_mm256_cmpgt_epi64(flo, ymag),
+                                                     _mm256_cmpgt_epi64(ymag, fhi))));
+                if (bits4(_mm256_andnot_si256(far, okv)) == 0) {
+                    unsigned gb = bits4(_mm256_and_si256(
+                        _mm256_and_si256(okv, rel), _mm256_castpd_si256(e2)));
+                    uint32_t tw = spread4(gb);
+                    memcpy(take + q, &tw, sizeof tw);
+                    n += (unsigned)__builtin_popcount(gb);
+                    ntop += (unsigned)__builtin_popcount(gb); /* ">256" */
+                    continue;
+                }
+            }
             __m256i yz = _mm256_cmpeq_epi64(_mm256_and_si256(yv, nsign), zero); /* +-0 */
             __m256i good = _mm256_or_si256(
                 _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_and_si256(yv, signm), vsign),
@@ -768,18 +806,7 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                 _mm256_add_epi64(_mm256_cmpgt_epi64(dhi, t2), _mm256_cmpgt_epi64(dhi, t4)),
                 _mm256_add_epi64(_mm256_cmpgt_epi64(dhi, t16), _mm256_cmpgt_epi64(dhi, t256)));
             good = _mm256_and_si256(good, _mm256_cmpeq_epi64(hlo, hhi));
-            /* the errors */
-            __m128 yf = _mm256_castps256_ps128(
-                _mm256_castsi256_ps(_mm256_permutevar8x32_epi32(ymag, lo32)));
-            __m256d ys = _mm256_mul_pd(_mm256_cvtps_pd(yf), vsc);
-            __m256d vi = _mm256_add_pd(iota, _mm256_set1_pd((double)(q - q0)));
-            __m256d mi = _mm256_add_pd(vc0, _mm256_mul_pd(vdc, vi));
-            __m256d d = _mm256_and_pd(_mm256_sub_pd(ys, mi), absmask);
-            __m256d uh = _mm256_mul_pd(_mm256_add_pd(d, vw), c50);
-            __m256d ab = _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(uh, vp2k), c50), tiny);
-            __m256d vrel = _mm256_mul_pd(_mm256_mul_pd(vmr, _mm256_sub_pd(mi, vw)), c48m);
-            __m256i rel = _mm256_castpd_si256(
-                _mm256_cmp_pd(_mm256_mul_pd(uh, c48), vrel, _CMP_LT_OQ));
+            /* the errors (computed above) */
             if (_mm256_movemask_pd(_mm256_castsi256_pd(yz)) != 0) {
                 __m256i xv = _mm256_loadu_si256((const __m256i *)(const void *)&x[q]);
                 __m256i r1 = rel1_all   ? _mm256_cmpeq_epi64(zero, zero)
@@ -787,8 +814,6 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                                         : zero;
                 rel = _mm256_blendv_epi8(rel, r1, yz);
             }
-            __m256d e2 = _mm256_and_pd(_mm256_cmp_pd(uh, vmu, _CMP_LT_OQ),
-                                       _mm256_cmp_pd(ab, vma, _CMP_LT_OQ));
             good = _mm256_and_si256(_mm256_and_si256(good, okv),
                                     _mm256_and_si256(_mm256_castpd_si256(e2), rel));
             if (judged) {
