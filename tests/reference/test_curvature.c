@@ -16,15 +16,7 @@
 #include <string.h>
 
 #include "geluref.h"
-
-static uint64_t rng_state;
-static uint64_t next64(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
+#include "oddtest.h" /* next64 */
 static double unif(double a, double b) { return a + (b - a) * (double)(next64() >> 11) * 0x1p-53; }
 
 /* |f(x + h) - 2 f(x) + f(x - h)| / h^2 at 256 bits, as a double (rounded up); *noise: a bound
