@@ -781,31 +781,6 @@ static struct gs_bound_limits bound_limits_of(const struct gs_errstat *st,
                                  unkept);
 }
 
-/* The places q < k where ok[q] is set and t[q] is not, in order, into idx (eight flags at a
- * time, as sel_copy reads them); returns how many. */
-static size_t left_list(const unsigned char *ok, const unsigned char *t, size_t k,
-                        unsigned char *idx)
-{
-    size_t m = 0;
-    for (size_t q = 0; q < k; q += 8) {
-        uint64_t w = 0, wt = 0;
-        if (q + 8 <= k) {
-            w = flags8(ok + q);
-            wt = flags8(t + q);
-        } else {
-            memcpy(&w, ok + q, k - q);
-            memcpy(&wt, t + q, k - q);
-        }
-        w &= ~wt & FLAGS8_ALL;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-        w = __builtin_bswap64(w);
-#endif
-        for (; w != 0; w &= w - 1)
-            idx[m++] = (unsigned char)(q + ((size_t)__builtin_ctzll(w) >> 3));
-    }
-    return m;
-}
-
 /* The inputs of a block ok leaves and t has not taken, into rest; returns how many. */
 static size_t rest_of(const unsigned char *ok, const unsigned char *t, size_t k,
                       unsigned char *rest)
@@ -1520,12 +1495,9 @@ static void span_ends(enum geluref_func f, const uint64_t *x, const double *xd, 
     ok[k - 1] = oke[nsb];
 }
 
-/* The span lane over the block's first m inputs (m = k, or k - 1 where the last one is
- * accounted already) against bounds b: what it takes is counted into st at once (one point
- * each, its bucket, correctly rounded and faithful as the lane says) and done (tk[q] = 1).
- * Then f's enclosures of the inputs it left, side by side, into e and ok; those it took are
- * not enclosed (ok 0: the lanes mask them off, no pass reads them).  Returns how many it
- * took. */
+/* The span lane over the block's first m inputs that oks marks, against bounds b: what it
+ * takes is counted into st at once (one point each, its bucket, correctly rounded and
+ * faithful as the lane says) and done (tk[q] = 1).  Returns how many it took. */
 static uint64_t span_count(const struct gs_fused_span *sp, const unsigned char *oks,
                            const uint64_t *x, const uint64_t *y, size_t m,
                            const struct gs_quick_bounds *b, struct gs_errstat *st,
@@ -1541,6 +1513,11 @@ static uint64_t span_count(const struct gs_fused_span *sp, const unsigned char *
         st->hist[i] += cs.hist[i];
     return cs.n;
 }
+
+/* span_count over the block's first m inputs (m = k, or k - 1 where the last one is
+ * accounted already); then f's enclosures of the inputs it left, side by side, into e and
+ * ok; those it took are not enclosed (ok 0: the lanes mask them off, no pass reads them).
+ * Returns how many it took. */
 static uint64_t span_take(enum geluref_func f, const struct gs_fused_span *sp, const double *xd,
                           const uint64_t *x, const uint64_t *y, size_t m,
                           const struct gs_quick_bounds *b, struct gs_errstat *st,
@@ -1551,6 +1528,71 @@ static uint64_t span_take(enum geluref_func f, const struct gs_fused_span *sp, c
     uint64_t n = span_count(sp, oks, x, y, m, b, st, tk);
     enclose_left(f, xd, tk, m, e, ok);
     return n;
+}
+
+/* The inputs of a block of k that the exact function's span lane left (its first k - 1 but
+ * those tk marks; ex and okx their enclosures), after span_take took n of them into st (the
+ * exact function's statistics of region rg).  A few left (those next to the block's end,
+ * whose errors are within the outputs' rounding of the maxima the last input set, where the
+ * chords hold the run's f to a hair): each accounted in full where its enclosure gives V
+ * itself (lane_account), as the lanes' retries account the largest errors they leave, instead
+ * of leaving the lanes below a block where they take almost nothing (which would keep them
+ * out for FUSED_LANE_SKIP blocks) and the passes below to pick and measure them.  More left
+ * (a kernel whose outputs' rounding moves its errors by more than they grow over a block: the
+ * block's largest error anywhere in it): first the one of the largest error from the chord
+ * (|y 2^-k - m_i|; the largest ulp error's is mostly the largest absolute and relative one's
+ * too) accounted in full, then the lane again over those left, against the maxima it set (as
+ * block_lanes' retry).  The same result: any input may be accounted in full at any time;
+ * those accounted or taken are done (tk) and masked off (okx).  Returns how many it took. */
+static uint64_t span_rest(const struct gs_fused_span *sp, const double *xd, const uint64_t *x,
+                          const uint64_t *y, size_t k, const struct geluref_encl *ex,
+                          unsigned char *okx, unsigned char *tk, struct gs_errstat *st,
+                          enum gs_region rg, uint64_t n)
+{
+    struct lane_full lf = { NULL, NULL, 0, NULL, rg, 0, 0 }; /* (the exact function's) */
+    double xl[ULP_MEAS_BLOCK];
+    unsigned char il[ULP_MEAS_BLOCK];
+    uint64_t n0 = n;
+    if (k - 1 - n > SPAN_LEFT_FULL) {
+        size_t j = k, nl = gs_left_n(xd, tk, k - 1, xl, il);
+        double dj = -1;
+        for (size_t i = 0; i < nl; i++) {
+            size_t q = il[i];
+            const struct gs_fused_span *s = &sp[q / GS_SPAN];
+            uint32_t yb = (uint32_t)(y[q] & 0x7fffffff);
+            double d = okx[q] && s->ok && yb < 0x7f800000u ? gs_fused_span_dist(s, q % GS_SPAN, yb)
+                                                           : -1;
+            if (d > dj) {
+                dj = d;
+                j = q;
+            }
+        }
+        if (j == k || lane_account(ex, x, y, j, st, &lf) <= 0)
+            return 0;
+        tk[j] = 1;
+        okx[j] = 0;
+        n++;
+        unsigned char left[ULP_MEAS_BLOCK], tk2[ULP_MEAS_BLOCK];
+        for (size_t q = 0; q + 1 < k; q++)
+            left[q] = (unsigned char)!tk[q];
+        struct gs_quick_bounds b = quick_bounds(st, NULL, NULL, rg);
+        n += span_count(sp, left, x, y, k - 1, &b, st, tk2);
+        for (size_t q = 0; q + 1 < k; q++)
+            if (tk2[q]) {
+                tk[q] = 1;
+                okx[q] = 0;
+            }
+    }
+    if (k - 1 - n <= SPAN_LEFT_FULL && n < k - 1) {
+        size_t nl = gs_left_n(xd, tk, k - 1, xl, il);
+        for (size_t i = 0; i < nl; i++)
+            if (okx[il[i]] && lane_account(ex, x, y, il[i], st, &lf) > 0) {
+                tk[il[i]] = 1;
+                okx[il[i]] = 0;
+                n++;
+            }
+    }
+    return n - n0;
 }
 
 /* Inputs i0 .. i0 + k - 1 of a local binary32 item.  Pass 1: the measurements the
@@ -1784,61 +1826,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         n_span =
             span_take(u->exact, sp, xd, x, y, k - 1, &b, &a->ex_loc[rg0], tk_span, ex, okx);
         tk_span[k - 1] = 0;
-        /* A few left (those next to the block's end, whose errors are within the outputs'
-         * rounding of the maxima the last input set, where the chords hold the run's f to a
-         * hair): each accounted in full where its enclosure gives V itself (lane_account), as
-         * the lanes' retries account the largest errors they leave, instead of leaving the
-         * lanes below a block where they take almost nothing (which would keep them out for
-         * FUSED_LANE_SKIP blocks) and the passes below to pick and measure them.  The same
-         * result: any input may be accounted in full at any time; those accounted are done
-         * (tk_span) and masked off (okx). */
-        struct lane_full lf = { u, a, t, p, rg0, 0, 0 };
-        unsigned char il[ULP_MEAS_BLOCK];
-        size_t nl = 0;
-        if (k - 1 - n_span > SPAN_LEFT_FULL) {
-            /* More left (a kernel whose outputs' rounding moves its errors by more than they
-             * grow over a block: the block's largest error anywhere in it): the one of the
-             * largest error from the chord (|y 2^-k - m_i|; the largest ulp error's is mostly
-             * the largest absolute and relative one's too) accounted in full first, then the
-             * lane again over those left, against the maxima it set (as block_lanes' retry) */
-            size_t j = k;
-            double dj = -1;
-            nl = left_list(okx, tk_span, k - 1, il);
-            for (size_t i = 0; i < nl; i++) {
-                size_t q = il[i];
-                const struct gs_fused_span *s = &sp[q / GS_SPAN];
-                uint32_t yb = (uint32_t)(y[q] & 0x7fffffff);
-                double d = s->ok && yb < 0x7f800000u ? gs_fused_span_dist(s, q % GS_SPAN, yb) : -1;
-                if (d > dj) {
-                    dj = d;
-                    j = q;
-                }
-            }
-            if (j < k && lane_account(ex, x, y, j, &a->ex_loc[rg0], &lf) > 0) {
-                tk_span[j] = 1;
-                okx[j] = 0;
-                n_span++;
-                unsigned char left[ULP_MEAS_BLOCK], tk2[ULP_MEAS_BLOCK];
-                for (size_t q = 0; q + 1 < k; q++)
-                    left[q] = (unsigned char)!tk_span[q];
-                struct gs_quick_bounds b2 = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
-                n_span += span_count(sp, left, x, y, k - 1, &b2, &a->ex_loc[rg0], tk2);
-                for (size_t q = 0; q + 1 < k; q++)
-                    if (tk2[q]) {
-                        tk_span[q] = 1;
-                        okx[q] = 0;
-                    }
-            }
-        }
-        if (k - 1 - n_span <= SPAN_LEFT_FULL && n_span < k - 1) {
-            nl = left_list(okx, tk_span, k - 1, il);
-            for (size_t i = 0; i < nl; i++)
-                if (lane_account(ex, x, y, il[i], &a->ex_loc[rg0], &lf) > 0) {
-                    tk_span[il[i]] = 1;
-                    okx[il[i]] = 0;
-                    n_span++;
-                }
-        }
+        n_span += span_rest(sp, xd, x, y, k, ex, okx, tk_span, &a->ex_loc[rg0], rg0,
+                            n_span);
         if (2 * n_span < k && !fresh_ex)
             fs.skip_span = FUSED_LANE_SKIP;
     }

@@ -5,8 +5,9 @@
  * x of each with x - h and x + h inside (h = 2^-12 or the width / 4), the second difference
  * (f(x + h) - 2 f(x) + f(x - h)) / h^2 at 256 bits, which is f''(xi) for some xi in
  * [x - h, x + h] but for the values' rounding (a bound of which is allowed: it matters only in
- * the tails, where f'' is below 2^-200 f), must not exceed the bound.  A bound of 0.39 instead of 0.4 for phi's
- * factor fails at gelu's 0, one without gelu_grad's factor |x| fails at 3.  The bound must
+ * the tails, where f'' is below 2^-200 f), must not exceed the bound.  A bound of 0.39
+ * instead of 0.4 for phi's factor fails at gelu's 0, one without gelu_grad's factor |x|
+ * fails at 3.  The bound must
  * also be near the largest second difference seen (within a factor 16) over half the
  * intervals at least, so that it can narrow the ulp sweep's runs.  Also: the approximations,
  * a NaN or infinite end, lo > hi and |x| beyond 2^10 give -1.  Usage: test_curvature N SEED. */
