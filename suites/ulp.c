@@ -1134,12 +1134,6 @@ static int fused_full(struct ulp_run *u, struct ulp_acc *a, unsigned t, struct f
     return 0;
 }
 
-/* The own span lane is tried below |x| = 2^-4 only: further out an output's value holds for
- * fewer inputs than a run (f moves by an ulp or more from one input to the next in a tail),
- * and the lane would take little there (found again every FUSED_LANE_SKIP blocks at a
- * cost). */
-#define SPAN_OWN_X 0x1p-4
-
 /* The kernel's own measurement of the block's last input (k > 1) first, in full where its
  * enclosure gives V itself (lane_account): as the exact function's (fused_block), so that
  * where a kernel's errors grow along a binade the lanes find most of the block's below the
@@ -1466,9 +1460,11 @@ static void enclose_left(enum geluref_func f, const double *xd, const unsigned c
 
 /* The span lane's enclosures (ulp_lane.h): f at the ends of each GS_SPAN inputs of the block
  * (k inputs, x their patterns, xd their values), the spans of the runs between them into sp,
- * and the last input's enclosure into e[k - 1], ok[k - 1] (an end itself). */
+ * and the last input's enclosure into e[k - 1], ok[k - 1] (an end itself); m: a bound of
+ * |f''| over the block (geluref_curvature), -1 for none (no chords). */
 static void span_ends(enum geluref_func f, const uint64_t *x, const double *xd, size_t k,
-                      struct gs_fused_span *sp, struct geluref_encl *e, unsigned char *ok)
+                      double m, struct gs_fused_span *sp, struct geluref_encl *e,
+                      unsigned char *ok)
 {
     size_t nsb = (k - 1) / GS_SPAN + 1; /* runs: j covers inputs GS_SPAN j .. (ends) */
     double xe[ULP_MEAS_BLOCK / GS_SPAN + 2];
@@ -1483,7 +1479,6 @@ static void span_ends(enum geluref_func f, const uint64_t *x, const double *xd, 
     /* the chords (ulp_lane.h): |f''| bounded once over the block (so over each run), each
      * run's inputs equally spaced where they are consecutive patterns of one binade (the
      * patterns increase: their ends n apart hold every pattern between) */
-    double m = geluref_curvature(f, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1]));
     for (size_t j = 0; j < nsb; j++) {
         uint64_t a = x[ie[j]], b = x[ie[j + 1]];
         size_t n = ie[j + 1] - ie[j];
@@ -1497,11 +1492,13 @@ static void span_ends(enum geluref_func f, const uint64_t *x, const double *xd, 
 
 /* The span lane over the block's first m inputs that oks marks, against bounds b: what it
  * takes is counted into st at once (one point each, its bucket, correctly rounded and
- * faithful as the lane says) and done (tk[q] = 1).  Returns how many it took. */
+ * faithful as the lane says) and done (tk[q] = 1); those the policy fails (b->v: the
+ * kernel's own measurement) added to *failed, for the caller to count as ulp_exceeded
+ * findings (not kept, as the bound lane's).  Returns how many it took. */
 static uint64_t span_count(const struct gs_fused_span *sp, const unsigned char *oks,
                            const uint64_t *x, const uint64_t *y, size_t m,
                            const struct gs_quick_bounds *b, struct gs_errstat *st,
-                           unsigned char *tk)
+                           unsigned char *tk, uint64_t *failed)
 {
     struct gs_quick_counts cs;
     memset(&cs, 0, sizeof cs);
@@ -1511,21 +1508,23 @@ static uint64_t span_count(const struct gs_fused_span *sp, const unsigned char *
     st->faithful += cs.faithful;
     for (int i = 0; i < GS_HIST_N; i++)
         st->hist[i] += cs.hist[i];
+    *failed += cs.failed;
     return cs.n;
 }
 
 /* span_count over the block's first m inputs (m = k, or k - 1 where the last one is
- * accounted already); then f's enclosures of the inputs it left, side by side, into e and
- * ok; those it took are not enclosed (ok 0: the lanes mask them off, no pass reads them).
- * Returns how many it took. */
+ * accounted already), the failed ones into *failed; then f's enclosures of the inputs it
+ * left, side by side, into e and ok; those it took are not enclosed (ok 0: the lanes mask
+ * them off, no pass reads them).  Returns how many it took. */
 static uint64_t span_take(enum geluref_func f, const struct gs_fused_span *sp, const double *xd,
                           const uint64_t *x, const uint64_t *y, size_t m,
                           const struct gs_quick_bounds *b, struct gs_errstat *st,
-                          unsigned char *tk, struct geluref_encl *e, unsigned char *ok)
+                          unsigned char *tk, struct geluref_encl *e, unsigned char *ok,
+                          uint64_t *failed)
 {
     unsigned char oks[ULP_MEAS_BLOCK];
     memset(oks, 1, m);
-    uint64_t n = span_count(sp, oks, x, y, m, b, st, tk);
+    uint64_t n = span_count(sp, oks, x, y, m, b, st, tk, failed);
     enclose_left(f, xd, tk, m, e, ok);
     return n;
 }
@@ -1576,7 +1575,8 @@ static uint64_t span_rest(const struct gs_fused_span *sp, const double *xd, cons
         for (size_t q = 0; q + 1 < k; q++)
             left[q] = (unsigned char)!tk[q];
         struct gs_quick_bounds b = quick_bounds(st, NULL, NULL, rg);
-        n += span_count(sp, left, x, y, k - 1, &b, st, tk2);
+        uint64_t nf = 0; /* (none: not judged) */
+        n += span_count(sp, left, x, y, k - 1, &b, st, tk2, &nf);
         for (size_t q = 0; q + 1 < k; q++)
             if (tk2[q]) {
                 tk[q] = 1;
@@ -1660,10 +1660,13 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     int fresh_ex = one_rg && u->exact && a->ex_loc[rg0].points == 0;
     /* The kernel's own function's enclosures: of every input, or, for the span lane, first of
      * the ends of each GS_SPAN inputs only, as the exact function's below (where its function
-     * is monotone over the block and the statistics have maxima to test against): near 0,
-     * where an output's value holds for many inputs, a run's RN(f(x)) is often one and the
-     * lane takes most outputs, correctly rounded or not, passed by the policy.  Those it
-     * leaves are enclosed after it. */
+     * is monotone over the block, geluref_curvature bounds its f'' there, and the statistics
+     * have maxima to test against): near 0, where an output's value holds for many inputs, a
+     * run's RN(f(x)) is often one; elsewhere its chords (ulp_lane.h) give most inputs one
+     * RN(f(x)) and RD(f(x)) of their own; so the lane takes most outputs, correctly rounded
+     * or not, whose verdict is certain.  Those it leaves are enclosed after it.  Where no
+     * run's span holds (outputs below the normal range, say), the path below serves, for
+     * FUSED_LANE_SKIP blocks. */
     unsigned char tk_spo[ULP_MEAS_BLOCK], tk_rule[ULP_MEAS_BLOCK], tk_flo[ULP_MEAS_BLOCK];
     uint64_t n_spo = 0, n_rule = 0, n_flo = 0; /* (tk_rule: own_rule's; tk_flo: flat runs') */
     size_t pre_o = k; /* the input whose own measurement is done first (below), or k */
@@ -1680,15 +1683,27 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     } else {
         fs.skip_flo -= fs.skip_flo > 0;
     }
-    if (n_flo == 0 && mono_own && fs.skip_spo == 0 && k > GS_SPAN &&
-        a->loc[rg0].max_ulp >= 0 && fmax(fabs(xd[0]), fabs(xd[k - 1])) < SPAN_OWN_X) {
-        struct gs_fused_span spo[ULP_MEAS_BLOCK / GS_SPAN + 1];
-        span_ends(c->func, x, xd, k, spo, en, ok);
+    struct gs_fused_span spo[ULP_MEAS_BLOCK / GS_SPAN + 1];
+    double curv_own = -1; /* a bound of |f''| over the block */
+    if (n_flo == 0 && mono_own && fs.skip_spo == 0 && k > GS_SPAN && a->loc[rg0].max_ulp >= 0)
+        curv_own = geluref_curvature(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1]));
+    int own_span = 0;
+    if (curv_own >= 0) {
+        span_ends(c->func, x, xd, k, curv_own, spo, en, ok);
+        for (size_t j = 0; j * GS_SPAN < k; j++)
+            own_span |= spo[j].ok;
+        if (!own_span)
+            fs.skip_spo = FUSED_LANE_SKIP;
+    }
+    if (own_span) {
         if (pre_own(en, ok, x, y, k, &a->loc[rg0], &lfo, &pre_o, &fs.skip_pre) < 0)
             return 1;
         struct gs_quick_bounds b = quick_bounds(&a->loc[rg0], v, &a->f, rg0);
+        uint64_t nf = 0;
         n_spo = span_take(c->func, spo, xd, x, y, pre_o < k ? k - 1 : k, &b, &a->loc[rg0],
-                          tk_spo, en, ok);
+                          tk_spo, en, ok, &nf);
+        if (nf > 0)
+            gs_findings_count_more(&a->f, GS_K_ULP_EXCEEDED, rg0, nf);
         if (pre_o < k)
             tk_spo[k - 1] = 0; /* (not the lane's: accounted above) */
         if (2 * n_spo < k && !fresh_own)
@@ -1733,8 +1748,10 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         fs.skip_flx -= fs.skip_flx > 0;
     }
     int span = mono_ex && fs.skip_span == 0 && k > GS_SPAN && n_flx == 0;
-    if (span) {
-        span_ends(u->exact, x, xd, k, sp, ex, okx); /* (ex[k - 1]: the last input's, below) */
+    if (span) { /* (ex[k - 1]: the last input's, below) */
+        span_ends(u->exact, x, xd, k,
+                  geluref_curvature(u->exact, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])),
+                  sp, ex, okx);
     } else if (u->exact && n_flx == k) {
         memset(okx, 0, k);
     } else if (u->exact && n_flx > 0) {
@@ -1823,8 +1840,9 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     uint64_t n_span = 0;
     if (span) {
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
+        uint64_t nf = 0; /* (none: not judged) */
         n_span =
-            span_take(u->exact, sp, xd, x, y, k - 1, &b, &a->ex_loc[rg0], tk_span, ex, okx);
+            span_take(u->exact, sp, xd, x, y, k - 1, &b, &a->ex_loc[rg0], tk_span, ex, okx, &nf);
         tk_span[k - 1] = 0;
         n_span += span_rest(sp, xd, x, y, k, ex, okx, tk_span, &a->ex_loc[rg0], rg0,
                             n_span);

@@ -213,16 +213,21 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * needs rd; d = 0 is always faithful, d >= 2 never).  Such an output is taken with the same
  * tests of its errors against the maxima (uh from d = |ys - ms| as above).  Where the lane
  * measures a kernel's own function (b->v, the policy, not NULL; ulp.c takes it where that
- * function is monotone too), an output is taken only where the policy passes it for
- * certain, as gs_fused_bound_lane's test: d = 0 (correctly rounded passes every policy), or
+ * function is monotone too), an output is taken only where the policy's verdict is certain,
+ * as gs_fused_bound_lane's tests: passed, d = 0 (correctly rounded passes every policy), or
  * dhi <= max_cr_distance (the farthest RN(f(x)) can be), faithful where the policy asks it,
- * and uh <= max_ulp (then the ulp_exceeded measurement passes whatever abs_tol is); a zero
- * output is refused there (a flush is another defect).  (Where an approximation is close to
+ * and uh <= max_ulp (then the ulp_exceeded measurement passes whatever abs_tol is); or failed
+ * (ulp_exceeded): not within abs_tol (none, or the absolute error's lower bound ul 2^k (1 -
+ * 2^-50) - 2^-1074 above it, ul = (d - w)(1 - 2^-50) below the real ulp error as uh is
+ * above it), and dlo above max_cr_distance, or not faithful where the policy asks it, or ul
+ * above max_ulp; and then uh below b->unkept, so that its finding cannot enter the worst list
+ * (the lane counts it, the caller adds it to the findings' count).  A zero output is refused
+ * there (a flush is another defect).  (Where an approximation is close to
  * the exact function but outputs move by an ulp or more over a run, its errors are within a
  * run's width and the lane takes little; ulp.c then leaves it out for a while.)
  *
  * The chord.  Over a run of an approximation's tail, f moves by some ulps an input, so the
- * run's width (half of what f moves over 16 inputs) exceeds what its errors grow by over most
+ * run's width (half of what f moves over GS_SPAN inputs) exceeds what its errors grow by over most
  * of a block, and every input near a block's end (whose last input's measurement sets the
  * maxima first, ulp.c) would be left.  Where the run's inputs are equally spaced (consecutive
  * patterns of one binade: x_i = x_0 + i u, the end b at x_n) and M bounds |f''| between its
@@ -232,16 +237,37 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * (h - l) / 2 + 2^-29 of f at that end (the sum rounds by 2^-29, the halving is exact, h - l
  * is exact), r the larger of the two half-widths; c_1 - c_0 is exact (Sterbenz), dc = (c_1 -
  * c_0) / n rounds by 2^-30, its product by i and m_i = c_0 + dc i by 2^-30 each (below 2^24),
- * so m_i is within i 2^-30 + 2^-29 < 2^-25 (i < 16) of the chord through c_0 and c_1, which
- * is within r + 2^-29 of the chord through f's ends.  So f(x_i) 2^-k and V 2^-k (2^-16 from
- * it) lie within wc = (r + curv 2^-k 1.01) + 2^-14 of m_i: 2^-14 exceeds 2^-16 + 2^-25 +
- * 2^-29 and wc's two roundings (2^-30 each below 2^23, where a chord is used: it is taken
+ * so m_i is within i 2^-30 + 2^-29 < 2^-24 (i < GS_SPAN = 32) of the chord through c_0 and
+ * c_1, which is within r + 2^-29 of the chord through f's ends.  So f(x_i) 2^-k and V 2^-k
+ * (2^-16 from it) lie within wc = (r + curv 2^-k 1.01) + 2^-14 of m_i: 2^-14 exceeds 2^-16 +
+ * 2^-24 + 2^-29 and wc's two roundings (2^-30 each below 2^23, where a chord is used: it is taken
  * only where wc < w).  The lane's tests are then those above with m_i and wc for ms and w
- * (the relative one's right side max_rel (m_i - wc) (1 - 2^-48) an input); rlo, rhi and rd
- * stay the run's (from ms and w).  A run without a chord has c_0 = ms, dc = 0, wc = w: m_i =
- * ms for each i, the tests as
- * before. */
-#define GS_SPAN 16
+ * (the relative one's right side max_rel (m_i - wc) (1 - 2^-48) an input), and RN(f(x_i))'s
+ * range and RD the input's (gs_fused_span_rn): [rlo, rhi] and rd as above from m_i and wc for
+ * ms and w (m_i - wc >= lo - 2 wc > 0, wc < w < 2^22, so the truncations are floors, and
+ * every value below 2^25: the same three roundings of at most 2^-29 that 2^-20 outweighs),
+ * intersected with the run's (both hold RN(f(x_i)); floor(f(x_i) 2^-k) lies in both floors'
+ * ranges).  Where a chord holds f to a thousandth of an ulp, RN(f(x_i)) is then one for most
+ * inputs (rlo = rhi), so that an output's cr_distance and faithfulness are certain even where
+ * f moves by ulps an input: the kernel's own measurement (judged) in a tail.  A run without a
+ * chord has c_0 = ms, dc = 0, wc = w: m_i = ms for each i (ms + 0 i is ms), its range and rd
+ * the run's, the tests as before.
+ *
+ * Correctly rounded for certain.  An output y of f's sign with d = |y 2^-k - m_i| (computed:
+ * within 2^-30 of the real distance) below crd = 0.5 - wc - 2^-18 is RN(f(x)) (the real
+ * |y - f(x)| 2^-k is below 0.5 - 2^-18 + 2^-30: y is the float nearest f(x), f(x) in binade
+ * E and no float within half an ulp of it outside E's grid), and the input's range is y
+ * alone: m_i - wc + 0.5 - 2^-20 exceeds ys = y 2^-k by 2^-18 - 2^-20 - 2^-30 before its three
+ * roundings (2^-29 each), m_i + wc + 0.5 + 2^-20 falls short of ys + 1 by as much, so both
+ * floors are ys, rlo = rhi = y's bits (the run's range holds RN(f(x)) = y too).  So the
+ * lane's integer tests pass it with dlo = dhi = 0 (bucket 0, faithful, passed by any policy)
+ * and only the three errors' tests decide: the vector lanes test such batches so, the same
+ * decisions in fewer operations. */
+/* The inputs of a run: 32, where the chords bound f between a run's ends to about 10^-3 ulp
+ * (16 before the chords: a run's width grows with its length, a chord's term as its square
+ * but from next to nothing), so that a block of 128 needs 5 enclosures at its runs' ends,
+ * not 9. */
+#define GS_SPAN 32
 struct gs_fused_span {
     double ms, w;      /* f(x) 2^-k and V 2^-k within [ms - w, ms + w] */
     double c0, dc, wc; /* and for the run's input i (from 0) within [m_i - wc, m_i + wc], m_i =
@@ -249,6 +275,9 @@ struct gs_fused_span {
     double sc, p2k;    /* 2^-k = 2^(23 - E); 2^k */
     int64_t rlo, rhi;  /* RN(f(x))'s bits, sign cleared, within [rlo, rhi] */
     int64_t rd;        /* RD(|f(x)|)'s bits, sign cleared, where one for the run, else -2 */
+    int64_t base;      /* r 2^k has the bits base + r */
+    double crd;        /* 0.5 - wc - 2^-18: an output of f's sign nearer m_i is RN(f(x)) */
+    int64_t flo, fhi;  /* floor(ms - w - 2^-20), floor(ms + w + 2^-20): RD's r within them */
     uint64_t sign;     /* f's sign, in bit 31 */
     int ok;            /* 0: the run decides nothing */
 };
@@ -302,9 +331,10 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
     /* (floor as the conversion's truncation: every one of these is above 2^23 - 1) */
     s->rlo = base + (int64_t)(s->ms - s->w + 0.5 - 0x1p-20);
     s->rhi = base + (int64_t)(s->ms + s->w + 0.5 + 0x1p-20);
-    int64_t flo = (int64_t)(s->ms - s->w - 0x1p-20);
-    int64_t fhi = (int64_t)(s->ms + s->w + 0x1p-20);
-    s->rd = flo == fhi ? base + flo : -2;
+    s->flo = (int64_t)(s->ms - s->w - 0x1p-20);
+    s->fhi = (int64_t)(s->ms + s->w + 0x1p-20);
+    s->rd = s->flo == s->fhi ? base + s->flo : -2;
+    s->base = base;
     s->sign = sign;
     s->c0 = s->ms;
     s->dc = 0;
@@ -315,6 +345,7 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
         s->dc = (c[1] - c[0]) / n;
         s->wc = wc;
     }
+    s->crd = 0.5 - s->wc - 0x1p-18;
     s->ok = 1;
 }
 
@@ -327,6 +358,22 @@ static inline double gs_fused_span_dist(const struct gs_fused_span *s, size_t i,
     return fabs((double)yf * s->sc - (s->c0 + s->dc * (double)i));
 }
 
+/* RN(f(x))'s bits for the run's input i (m_i its chord's point) within [*rlo, *rhi], and
+ * *rd RD(|f(x)|)'s bits where one, else -2: from m_i and wc, intersected with the run's (see
+ * above; a run without a chord gives the run's own). */
+static inline void gs_fused_span_rn(const struct gs_fused_span *s, double mi, int64_t *rlo,
+                                    int64_t *rhi, int64_t *rd)
+{
+    int64_t a = s->base + (int64_t)(mi - s->wc + 0.5 - 0x1p-20);
+    int64_t b = s->base + (int64_t)(mi + s->wc + 0.5 + 0x1p-20);
+    int64_t fa = (int64_t)(mi - s->wc - 0x1p-20), fb = (int64_t)(mi + s->wc + 0x1p-20);
+    fa = fa > s->flo ? fa : s->flo;
+    fb = fb < s->fhi ? fb : s->fhi;
+    *rlo = a > s->rlo ? a : s->rlo;
+    *rhi = b < s->rhi ? b : s->rhi;
+    *rd = fa == fb ? s->base + fa : -2;
+}
+
 /* The policy's max_cr_distance as an integer bound of a distance d >= 0 below 2^53: d <=
  * gs_span_crmax(c) exactly where (double)d <= c (-1 for NaN or a negative c). */
 static inline int64_t gs_span_crmax(double c)
@@ -334,36 +381,45 @@ static inline int64_t gs_span_crmax(double c)
     return c >= 0x1p62 ? INT64_MAX : c >= 0 ? (int64_t)floor(c) : -1;
 }
 
+/* The policy's max_cr_distance as an integer bound of a failing distance d >= 0 below 2^53:
+ * d > gs_span_crfail(c) exactly where (double)d > c (never for NaN). */
+static inline int64_t gs_span_crfail(double c)
+{
+    return c >= 0x1p62 || c != c ? INT64_MAX : c >= 0 ? (int64_t)floor(c) : -1;
+}
+
 /* Whether the span lane takes output y (binary32 bits) at input x (its pattern, the run's
  * input i) of a run of span s against the bounds b (their maxima, and b->v the policy where
  * the kernel's own function is measured, NULL for the exact function's); *bucket receives its
- * cr_distance bucket (0: correctly rounded) and *fa whether it is faithful. */
+ * cr_distance bucket (0: correctly rounded), *fa whether it is faithful and *fail whether the
+ * policy fails it (ulp_exceeded). */
 static inline int gs_fused_span_take(const struct gs_fused_span *s, size_t i, uint64_t x,
                                      uint64_t y, const struct gs_quick_bounds *b, int *bucket,
-                                     int *fa)
+                                     int *fa, int *fail)
 {
     int64_t ymag = (int64_t)(y & 0x7fffffff);
     int zero = (y & ~(uint64_t)0x80000000u) == 0; /* +-0 */
     if (!s->ok || !(zero || ((y & 0xffffffff80000000u) == s->sign && ymag != 0)) ||
         ymag >= 0x7f800000)
         return 0;
-    int64_t dlo, dhi;
-    if (ymag < s->rlo) {
-        dlo = s->rlo - ymag;
-        dhi = s->rhi - ymag;
-    } else if (ymag > s->rhi) {
-        dlo = ymag - s->rhi;
-        dhi = ymag - s->rlo;
-    } else if (s->rlo == s->rhi) {
+    double mi = s->c0 + s->dc * (double)i;
+    int64_t rlo, rhi, rd, dlo, dhi;
+    gs_fused_span_rn(s, mi, &rlo, &rhi, &rd);
+    if (ymag < rlo) {
+        dlo = rlo - ymag;
+        dhi = rhi - ymag;
+    } else if (ymag > rhi) {
+        dlo = ymag - rhi;
+        dhi = ymag - rlo;
+    } else if (rlo == rhi) {
         dlo = dhi = 0; /* y = RN(f(x)) */
     } else {
         return 0;
     }
     int h = gs_hist_index(dlo);
-    if (h != gs_hist_index(dhi) || (dlo == 1 && (s->rlo != s->rhi || s->rd < 0)))
+    if (h != gs_hist_index(dhi) || (dlo == 1 && (rlo != rhi || rd < 0)))
         return 0; /* (dlo <= 1 with rlo < rhi is dlo = 1: y next to the range) */
-    int faith = dlo == 0 || ymag == s->rd || ymag == s->rd + 1;
-    double mi = s->c0 + s->dc * (double)i;
+    int faith = dlo == 0 || ymag == rd || ymag == rd + 1;
     double d = gs_fused_span_dist(s, i, (uint32_t)ymag);
     double uh = (d + s->wc) * (1 + 0x1p-50);
     if (!(uh < b->max_ulp && uh * s->p2k * (1 + 0x1p-50) + 0x1p-1074 < b->max_abs))
@@ -371,12 +427,25 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, size_t i, ui
     if (zero ? !gs_fused_rel_one_below(b->max_rel, b->max_rel_x, x)
              : !(uh * (1 + 0x1p-48) < b->max_rel * (mi - s->wc) * (1 - 0x1p-48)))
         return 0;
-    if (b->v != NULL &&
-        (zero || (dlo != 0 && !(dhi <= gs_span_crmax(b->v->max_cr_distance) &&
-                                (faith || !b->v->faithful) && uh <= b->v->max_ulp))))
-        return 0;
+    int pass = 1;
+    if (b->v != NULL) {
+        const struct gs_policy_values *v = b->v;
+        if (zero)
+            return 0;
+        pass = dlo == 0 || (dhi <= gs_span_crmax(v->max_cr_distance) &&
+                            (faith || !v->faithful) && uh <= v->max_ulp);
+        if (!pass) {
+            double ul = (d - s->wc) * (1 - 0x1p-50);
+            if (!((!(v->abs_tol > 0) || ul * s->p2k * (1 - 0x1p-50) - 0x1p-1074 > v->abs_tol) &&
+                  (dlo > gs_span_crfail(v->max_cr_distance) || (v->faithful && !faith) ||
+                   ul > v->max_ulp) &&
+                  uh < b->unkept))
+                return 0;
+        }
+    }
     *bucket = h;
     *fa = faith;
+    *fail = !pass;
     return 1;
 }
 
@@ -387,20 +456,21 @@ static inline void gs_fused_span_take_count(const struct gs_fused_span *s, size_
                                             const struct gs_quick_bounds *b, unsigned char *take,
                                             struct gs_quick_counts *cnt)
 {
-    int h, fa;
-    *take = (unsigned char)(ok && gs_fused_span_take(s, i, x, y, b, &h, &fa));
+    int h, fa, fl;
+    *take = (unsigned char)(ok && gs_fused_span_take(s, i, x, y, b, &h, &fa, &fl));
     if (*take) {
         cnt->n++;
         cnt->cr += h == 0;
         cnt->faithful += (uint64_t)fa;
+        cnt->failed += (uint64_t)fl;
         cnt->hist[h]++;
     }
 }
 
 /* take[q] = ok[q] && gs_fused_span_take(&s[q / GS_SPAN], q % GS_SPAN, x[q], y[q], b) for q <
- * k, the taken ones' counts (n, cr, faithful and their buckets) added to *cnt.  Four at a time
- * with AVX2 where the CPU reports it (ulp_lane_avx2.c: the same operations in the same order,
- * so the same decisions, checked by tests/suites/test_ulp_span.c with the decisions
+ * k, the taken ones' counts (n, cr, faithful, failed and their buckets) added to *cnt.  Four
+ * at a time with AVX2 where the CPU reports it (ulp_lane_avx2.c: the same operations in the
+ * same order, so the same decisions, checked by tests/suites/test_ulp_span.c with the decisions
  * themselves). */
 void gs_fused_span_lane_n(const struct gs_fused_span *s, const unsigned char *ok,
                           const uint64_t *x, const uint64_t *y, size_t k,

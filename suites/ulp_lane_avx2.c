@@ -669,6 +669,26 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
                                   er != NULL ? &rest : NULL);
 }
 
+/* (int64_t)v for doubles v in [0, 2^52) (the span lane's RN ranges: below 2^25): truncated,
+ * then added to 2^52, whose low bits it fills exactly */
+static inline __m256i trunc64(__m256d v)
+{
+    const __m256d c52 = _mm256_set1_pd(0x1p52);
+    __m256d t = _mm256_round_pd(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    return _mm256_sub_epi64(_mm256_castpd_si256(_mm256_add_pd(t, c52)),
+                            _mm256_castpd_si256(c52));
+}
+
+/* The larger and the smaller of signed 64-bit lanes (AVX2 has no such instruction) */
+static inline __m256i max64(__m256i a, __m256i b)
+{
+    return _mm256_blendv_epi8(b, a, _mm256_cmpgt_epi64(a, b));
+}
+static inline __m256i min64(__m256i a, __m256i b)
+{
+    return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
+}
+
 /* The span lane (ulp_lane.h) four outputs at a time, run by run (each run's span broadcast
  * once): gs_fused_span_take's tests on 64-bit integers (the sign or a zero, a non-finite
  * output, the distances to [rlo, rhi] and their buckets, counted as gs_hist_index counts
@@ -676,10 +696,12 @@ void gs_fused_quick_lane_n_avx2(const struct geluref_encl *e, const unsigned cha
  * d = |ys - m_i|, uh = (d + wc)(1 + 2^-50), the three comparisons, the relative one's right
  * side max_rel (m_i - wc) (1 - 2^-48) as the scalar code computes it; for a zero the relative
  * error 1 against the maximum, x's tie compared with the top bits flipped: unsigned); a
- * run's last inputs short of four one at a time.  A run with rlo = rhi lets every lane
- * through to the distance test (y within [rlo, rhi] is y = r, dlo = 0), which takes dlo = 0,
+ * run's last inputs short of four one at a time.  Each input's RN range [rlo, rhi] and rd
+ * as gs_fused_span_rn computes them (trunc64 for its conversions); an input with rlo = rhi
+ * passes to the distance test (y within [rlo, rhi] is y = r, dlo = 0), which takes dlo = 0,
  * dlo = 1 where rd is known, and dlo >= 2; faithful: dlo = 0, y = rd or rd + 1; judged
- * (b->v): the policy's test, max_cr_distance as gs_span_crmax's integer.  The bucket: minus
+ * (b->v): the policy's tests (passed, or failed for certain below unkept), max_cr_distance as
+ * gs_span_crmax's and gs_span_crfail's integers.  The bucket: minus
  * the count of the ends 0, 1, 2, 4, 16, 256 that dlo exceeds.  Not judged, four outputs all
  * far from [rlo, rhi] (of f's sign, finite, not zero, more than 256 from it) are decided by
  * the error tests alone: every integer test passes them in bucket ">256", neither correctly
@@ -708,13 +730,20 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
     const __m256d vmu = _mm256_set1_pd(b->max_ulp), vma = _mm256_set1_pd(b->max_abs);
     const __m256d vmr = _mm256_set1_pd(b->max_rel), c48m = _mm256_set1_pd(1 - 0x1p-48);
     const __m256d iota = _mm256_setr_pd(0, 1, 2, 3);
+    const __m256d half = _mm256_set1_pd(0.5), c20 = _mm256_set1_pd(0x1p-20);
+    const __m256i m2 = _mm256_set1_epi64x(-2);
     const __m256i m6 = _mm256_set1_epi64x(-6), all = _mm256_cmpeq_epi64(zero, zero);
     const int judged = b->v != NULL;
     const __m256i vcrmax =
         _mm256_set1_epi64x(judged ? gs_span_crmax(b->v->max_cr_distance) : 0);
     const __m256d vpu = _mm256_set1_pd(judged ? b->v->max_ulp : 0);
     const __m256i nofa = judged && b->v->faithful ? zero : all; /* faithful not asked */
-    uint64_t n = 0, ntop = 0, ncr = 0, nfa = 0, h[4][GS_HIST_N - 1];
+    const __m256i vcrfail =
+        _mm256_set1_epi64x(judged ? gs_span_crfail(b->v->max_cr_distance) : 0);
+    const __m256i toloff = judged && b->v->abs_tol > 0 ? zero : all; /* no abs_tol */
+    const __m256d vtol = _mm256_set1_pd(judged ? b->v->abs_tol : 0);
+    const __m256d vunk = _mm256_set1_pd(b->unkept), c50lo = _mm256_set1_pd(1 - 0x1p-50);
+    uint64_t n = 0, ntop = 0, ncr = 0, nfa = 0, nfl = 0, h[4][GS_HIST_N - 1];
     memset(h, 0, sizeof h);
     for (size_t j = 0; j * GS_SPAN < k; j++) {
         const struct gs_fused_span *sp = &s[j];
@@ -723,11 +752,10 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
             memset(take + q, 0, end - q);
             continue;
         }
-        const __m256i one_r = sp->rlo == sp->rhi ? all : zero; /* RN(f(x)) one for the run */
-        const __m256i d1ok = sp->rlo == sp->rhi && sp->rd >= 0 ? all : zero; /* RD too */
-        const __m256i vrd = _mm256_set1_epi64x(sp->rd), vrd1 = _mm256_set1_epi64x(sp->rd + 1);
         const __m256i vsign = _mm256_set1_epi64x((int64_t)sp->sign);
         const __m256i rlo = _mm256_set1_epi64x(sp->rlo), rhi = _mm256_set1_epi64x(sp->rhi);
+        const __m256i vbase = _mm256_set1_epi64x(sp->base);
+        const __m256i rflo = _mm256_set1_epi64x(sp->flo), rfhi = _mm256_set1_epi64x(sp->fhi);
         /* far: more than 256 from [rlo, rhi] (the AVX-512 lane's shorter path) */
         const __m256i flo = _mm256_set1_epi64x(sp->rlo - 256);
         const __m256i fhi = _mm256_set1_epi64x(sp->rhi + 256);
@@ -784,12 +812,25 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                                  _mm256_cmpgt_epi64(ymag, zero)),
                 yz);
             good = _mm256_and_si256(good, _mm256_cmpgt_epi64(cinf, ymag));
-            __m256i below = _mm256_cmpgt_epi64(rlo, ymag), above = _mm256_cmpgt_epi64(ymag, rhi);
+            /* each input's RN range and RD (gs_fused_span_rn, the run's intersected) */
+            __m256d ml = _mm256_sub_pd(mi, vw), mh = _mm256_add_pd(mi, vw);
+            __m256i ilo = max64(rlo, _mm256_add_epi64(vbase, trunc64(_mm256_sub_pd(
+                                                               _mm256_add_pd(ml, half), c20))));
+            __m256i ihi = min64(rhi, _mm256_add_epi64(vbase, trunc64(_mm256_add_pd(
+                                                               _mm256_add_pd(mh, half), c20))));
+            __m256i fa = max64(rflo, trunc64(_mm256_sub_pd(ml, c20)));
+            __m256i fb = min64(rfhi, trunc64(_mm256_add_pd(mh, c20)));
+            __m256i one_r = _mm256_cmpeq_epi64(ilo, ihi); /* RN(f(x)) one */
+            __m256i rdk = _mm256_cmpeq_epi64(fa, fb);
+            __m256i d1ok = _mm256_and_si256(one_r, rdk); /* and RD(f(x)) too */
+            __m256i vrd = _mm256_blendv_epi8(m2, _mm256_add_epi64(vbase, fa), rdk);
+            __m256i vrd1 = _mm256_add_epi64(vrd, one);
+            __m256i below = _mm256_cmpgt_epi64(ilo, ymag), above = _mm256_cmpgt_epi64(ymag, ihi);
             good = _mm256_and_si256(good, _mm256_or_si256(_mm256_or_si256(below, above), one_r));
-            __m256i dlo = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, rhi),
-                                             _mm256_sub_epi64(rlo, ymag), below);
-            __m256i dhi = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, rlo),
-                                             _mm256_sub_epi64(rhi, ymag), below);
+            __m256i dlo = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, ihi),
+                                             _mm256_sub_epi64(ilo, ymag), below);
+            __m256i dhi = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, ilo),
+                                             _mm256_sub_epi64(ihi, ymag), below);
             __m256i g0 = _mm256_cmpgt_epi64(dlo, zero), g1 = _mm256_cmpgt_epi64(dlo, one);
             __m256i fam = _mm256_or_si256(
                 _mm256_andnot_si256(g0, all),
@@ -816,13 +857,27 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
             }
             good = _mm256_and_si256(_mm256_and_si256(good, okv),
                                     _mm256_and_si256(_mm256_castpd_si256(e2), rel));
-            if (judged) {
+            unsigned flb = 0; /* taken failed (ulp_exceeded) */
+            if (judged) { /* passed, or failed below unkept */
                 __m256i pass = _mm256_and_si256(_mm256_andnot_si256(_mm256_cmpgt_epi64(dhi, vcrmax),
                                                                     _mm256_or_si256(fam, nofa)),
                                                 _mm256_castpd_si256(_mm256_cmp_pd(uh, vpu,
                                                                                   _CMP_LE_OQ)));
-                __m256i ok0 = _mm256_or_si256(_mm256_andnot_si256(g0, all), pass);
-                good = _mm256_andnot_si256(yz, _mm256_and_si256(good, ok0));
+                pass = _mm256_or_si256(_mm256_andnot_si256(g0, all), pass);
+                __m256d ul = _mm256_mul_pd(_mm256_sub_pd(d, vw), c50lo);
+                __m256d al = _mm256_sub_pd(_mm256_mul_pd(_mm256_mul_pd(ul, vp2k), c50lo), tiny);
+                __m256i unfa = _mm256_andnot_si256(_mm256_or_si256(fam, nofa), all);
+                __m256i why = _mm256_or_si256(
+                    _mm256_or_si256(_mm256_cmpgt_epi64(dlo, vcrfail), unfa),
+                    _mm256_castpd_si256(_mm256_cmp_pd(ul, vpu, _CMP_GT_OQ)));
+                __m256i fail = _mm256_and_si256(
+                    _mm256_and_si256(
+                        _mm256_or_si256(toloff, _mm256_castpd_si256(
+                                                    _mm256_cmp_pd(al, vtol, _CMP_GT_OQ))),
+                        why),
+                    _mm256_castpd_si256(_mm256_cmp_pd(uh, vunk, _CMP_LT_OQ)));
+                good = _mm256_andnot_si256(yz, _mm256_and_si256(good, _mm256_or_si256(pass, fail)));
+                flb = bits4(_mm256_andnot_si256(pass, good));
             }
             unsigned gb = bits4(good);
             uint32_t tw = spread4(gb);
@@ -834,6 +889,7 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
             __m256i hb = _mm256_add_epi64(hlo, _mm256_add_epi64(g0, g1));
             unsigned top = gb & bits4(_mm256_cmpeq_epi64(hb, m6));
             n += (unsigned)__builtin_popcount(gb);
+            nfl += (unsigned)__builtin_popcount(flb);
             ntop += (unsigned)__builtin_popcount(top);
             ncr += (unsigned)__builtin_popcount(gb & ~bits4(g0));
             nfa += (unsigned)__builtin_popcount(gb & bits4(fam));
@@ -850,6 +906,7 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
     cnt->n += n;
     cnt->cr += ncr;
     cnt->faithful += nfa;
+    cnt->failed += nfl;
     cnt->hist[GS_HIST_N - 2] += ntop; /* ">256" */
     for (int i = 0; i < GS_HIST_N - 1; i++)
         cnt->hist[i] += h[0][i] + h[1][i] + h[2][i] + h[3][i];

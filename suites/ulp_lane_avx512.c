@@ -223,11 +223,58 @@ void gs_fused_bound_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * gs_hist_index gives both one bucket where no end 2, 4, 16 or 256 lies in [dlo, dhi), so
  * where dhi exceeds each end that dlo exceeds; the counts of the ends the taken dlo exceed
  * give the buckets ("2": dlo = 2, then one a step; where rlo = rhi, "0" and "1" too, with
- * dlo = dhi).  A run with rlo = rhi lets every lane through to the distance test (y within
- * [rlo, rhi] is y = r, dlo = 0), which then takes dlo = 0, dlo = 1 where rd is known, and dlo
- * >= 2; faithful: dlo = 0, y = rd or y = rd + 1; judged (b->v): the policy's test as masks,
- * max_cr_distance as gs_span_crmax's integer. */
+ * dlo = dhi).  Each input's RN range [rlo, rhi] and rd as gs_fused_span_rn computes them; an
+ * input with rlo = rhi passes to the distance test (y within [rlo, rhi] is y = r, dlo = 0),
+ * which then takes dlo = 0, dlo = 1 where rd is known, and dlo >= 2; faithful: dlo = 0, y =
+ * rd or y = rd + 1; judged (b->v): the policy's tests as masks (span_fail: failed for
+ * certain), max_cr_distance as gs_span_crmax's and gs_span_crfail's integers.  Judged, a
+ * batch whose outputs are all correctly rounded for certain, or all clean (one RN, RD known),
+ * goes a shorter way (below). */
 _Static_assert(GS_HIST_N == 8, "\">256\" is bucket 6");
+
+/* The policy's fail test of the span lane (gs_fused_span_take's), its constants broadcast */
+struct span_judge {
+    __m512i crfail;        /* gs_span_crfail(max_cr_distance) */
+    __m512d pu, tol, unk;  /* max_ulp, abs_tol, the unkept bound */
+    __mmask8 toloff, fask; /* no abs_tol; faithful asked */
+};
+static inline struct span_judge span_judge_of(const struct gs_quick_bounds *b)
+{
+    const struct gs_policy_values *v = b->v;
+    struct span_judge j = { _mm512_set1_epi64(v != NULL ? gs_span_crfail(v->max_cr_distance) : 0),
+                            _mm512_set1_pd(v != NULL ? v->max_ulp : 0),
+                            _mm512_set1_pd(v != NULL ? v->abs_tol : 0),
+                            _mm512_set1_pd(b->unkept),
+                            (__mmask8)(v != NULL && v->abs_tol > 0 ? 0 : 0xff),
+                            (__mmask8)(v != NULL && v->faithful ? 0xff : 0) };
+    return j;
+}
+
+/* The lanes the policy fails for certain (ulp_exceeded) below the unkept bound, from the
+ * distance d of y from m_i, the span's wc and 2^k, y's least cr_distance dlo and whether it is
+ * faithful (fam) */
+static inline __attribute__((always_inline)) __mmask8
+span_fail(__m512d d, __m512d wc, __m512d p2k, __m512i dlo, __mmask8 fam,
+          const struct span_judge j)
+{
+    const __m512d lo50 = _mm512_set1_pd(1 - 0x1p-50), tiny = _mm512_set1_pd(0x1p-1074);
+    __m512d ul = _mm512_mul_pd(_mm512_sub_pd(d, wc), lo50);
+    __m512d al = _mm512_sub_pd(_mm512_mul_pd(_mm512_mul_pd(ul, p2k), lo50), tiny);
+    __m512d uh = _mm512_mul_pd(_mm512_add_pd(d, wc), _mm512_set1_pd(1 + 0x1p-50));
+    return (__mmask8)((j.toloff | _mm512_cmp_pd_mask(al, j.tol, _CMP_GT_OQ)) &
+                      (_mm512_cmpgt_epi64_mask(dlo, j.crfail) | (__mmask8)(~fam & j.fask) |
+                       _mm512_cmp_pd_mask(ul, j.pu, _CMP_GT_OQ)) &
+                      _mm512_cmp_pd_mask(uh, j.unk, _CMP_LT_OQ));
+}
+
+/* The byte counters of v (byte j of each lane) added into h[j] */
+static inline void span_bytes(__m512i v, uint64_t *h)
+{
+    const __m512i ff = _mm512_set1_epi64(0xff);
+    for (int j = 0; j < 8; j++)
+        h[j] += (uint64_t)_mm512_reduce_add_epi64(
+            _mm512_and_si512(_mm512_srli_epi64(v, (unsigned)(8 * j)), ff));
+}
 static inline __attribute__((always_inline)) void
 span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_t *x,
            const uint64_t *y, size_t k, const struct gs_quick_bounds *b, unsigned char *take,
@@ -247,13 +294,24 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
     const __m512d vmu = _mm512_set1_pd(b->max_ulp), vma = _mm512_set1_pd(b->max_abs);
     const __m512d vmr = _mm512_set1_pd(b->max_rel), c48m = _mm512_set1_pd(1 - 0x1p-48);
     const __m512d iota = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512d half = _mm512_set1_pd(0.5), c20 = _mm512_set1_pd(0x1p-20);
     const __m128i ones8 = _mm_set1_epi8(1);
     const __m512i vcrmax = _mm512_set1_epi64(judged ? gs_span_crmax(b->v->max_cr_distance) : 0);
     const __m512d vpu = _mm512_set1_pd(judged ? b->v->max_ulp : 0);
     const __mmask8 nofa = judged && b->v->faithful ? 0 : 0xff; /* faithful not asked */
+    const struct span_judge jp = span_judge_of(b);
+    const __m512i notone = _mm512_set1_epi64(~(int64_t)1), c1022 = _mm512_set1_epi64(1022);
+    const __m512i c9 = _mm512_set1_epi64(9);
+    /* the buckets of bitlen(D - 1) = 0 to 9 (D = 1, 2, 3-4, 5-8, 9-16, 17-256 and above) */
+    const __m512i blo = _mm512_setr_epi64(1, 2, 3, 4, 4, 5, 5, 5);
+    const __m512i bhi = _mm512_setr_epi64(5, 6, 6, 6, 6, 6, 6, 6);
+    __m512i vbk = zero; /* the clean path's buckets, a byte each (bucket j in byte j) */
+    unsigned nbk = 0;   /* the batches added into vbk (below 256: no byte overflows) */
+    uint64_t hb[8] = { 0 };
     __m512i vn = zero, vcr = zero, vfa = zero, vc1 = zero, vc2 = zero, vc4 = zero, vc16 = zero;
     __m512i vc256 = zero;
-    uint64_t nfar = 0; /* taken far (below) */
+    uint64_t nfar = 0, ncrf = 0; /* taken far, correctly rounded for certain (below) */
+    uint64_t nfl = 0, nfc = 0; /* taken failed; faithful on the clean path (below) */
     for (size_t j = 0; j * GS_SPAN < k; j++) {
         const struct gs_fused_span *sp = &s[j];
         size_t q = j * GS_SPAN, end = q + GS_SPAN < k ? q + GS_SPAN : k;
@@ -261,11 +319,10 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             memset(take + q, 0, end - q);
             continue;
         }
-        const __mmask8 one_r = sp->rlo == sp->rhi ? 0xff : 0;    /* RN(f(x)) one for the run */
-        const __mmask8 d1ok = one_r && sp->rd >= 0 ? 0xff : 0; /* and RD(f(x)) too */
-        const __m512i vrd = _mm512_set1_epi64(sp->rd), vrd1 = _mm512_set1_epi64(sp->rd + 1);
         const __m512i vsign = _mm512_set1_epi64((int64_t)sp->sign);
         const __m512i rlo = _mm512_set1_epi64(sp->rlo), rhi = _mm512_set1_epi64(sp->rhi);
+        const __m512i vbase = _mm512_set1_epi64(sp->base);
+        const __m512i rflo = _mm512_set1_epi64(sp->flo), rfhi = _mm512_set1_epi64(sp->fhi);
         /* far: outputs of f's sign, finite and not zero, more than 256 from [rlo, rhi] */
         const __m512i flo = _mm512_set1_epi64(sp->rlo - 256);
         const __m512i fhi = _mm512_set1_epi64(sp->rhi + 256);
@@ -273,7 +330,7 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
         const __m512i smax = _mm512_set1_epi64((int64_t)(sp->sign | 0x7f7fffff));
         const __m512d vsc = _mm512_set1_pd(sp->sc), vc0 = _mm512_set1_pd(sp->c0);
         const __m512d vdc = _mm512_set1_pd(sp->dc), vw = _mm512_set1_pd(sp->wc);
-        const __m512d vp2k = _mm512_set1_pd(sp->p2k);
+        const __m512d vp2k = _mm512_set1_pd(sp->p2k), vcrd = _mm512_set1_pd(sp->crd);
         const size_t q0 = q; /* the run's first input */
         for (; q < end; q += 8) {
             __mmask8 lm = end - q >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (end - q)) - 1);
@@ -288,7 +345,27 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             __m512d vi = _mm512_add_pd(iota, _mm512_set1_pd((double)(q - q0)));
             __m512d mi = _mm512_add_pd(vc0, _mm512_mul_pd(vdc, vi));
             __m512d vrel = _mm512_mul_pd(_mm512_mul_pd(vmr, _mm512_sub_pd(mi, vw)), c48m);
-            if (!judged) {
+            __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
+            __m512d ys = _mm512_mul_pd(_mm512_cvtps_pd(yf), vsc);
+            __m512d d = _mm512_abs_pd(_mm512_sub_pd(ys, mi));
+            /* the errors (a zero's relative one below) */
+            __m512d uh = _mm512_mul_pd(_mm512_add_pd(d, vw), c50);
+            __m512d ab = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(uh, vp2k), c50), tiny);
+            __mmask8 rel = _mm512_cmp_pd_mask(_mm512_mul_pd(uh, c48), vrel, _CMP_LT_OQ);
+            __mmask8 e2 = _mm512_cmp_pd_mask(uh, vmu, _CMP_LT_OQ) &
+                          _mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ);
+            if (judged) {
+                /* every output it may take correctly rounded for certain (ulp_lane.h: of f's
+                 * sign, |ys - m_i| below crd): only the errors' tests decide */
+                __mmask8 crm = _mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, signm), vsign) &
+                               _mm512_cmp_pd_mask(d, vcrd, _CMP_LT_OQ);
+                if ((okm & (__mmask8)~crm) == 0) {
+                    __mmask8 good = okm & rel & e2;
+                    _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
+                    ncrf += (uint64_t)__builtin_popcount(good);
+                    continue;
+                }
+            } else {
                 /* Where every output it may take is far (an approximation's tail against the
                  * exact function), the tests below come to: dlo and dhi above 256 (bucket
                  * ">256"), neither correctly rounded nor faithful (y is more than 256 from
@@ -299,33 +376,84 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                                (_mm512_cmplt_epi64_mask(ymag, flo) |
                                 _mm512_cmpgt_epi64_mask(ymag, fhi));
                 if ((okm & (__mmask8)~far) == 0) {
-                    __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
-                    __m512d ys = _mm512_mul_pd(_mm512_cvtps_pd(yf), vsc);
-                    __m512d d = _mm512_abs_pd(_mm512_sub_pd(ys, mi));
-                    __m512d uh = _mm512_mul_pd(_mm512_add_pd(d, vw), c50);
-                    __m512d ab =
-                        _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(uh, vp2k), c50), tiny);
-                    __mmask8 good = okm &
-                                    _mm512_cmp_pd_mask(_mm512_mul_pd(uh, c48), vrel, _CMP_LT_OQ) &
-                                    _mm512_cmp_pd_mask(uh, vmu, _CMP_LT_OQ) &
-                                    _mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ);
+                    __mmask8 good = okm & rel & e2;
                     _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
                     nfar += (uint64_t)__builtin_popcount(good);
                     continue;
                 }
             }
-            __mmask8 below = _mm512_cmpgt_epi64_mask(rlo, ymag);
+            /* each input's RN range and RD (gs_fused_span_rn: truncations of values in [0,
+             * 2^25), the run's intersected) */
+            __m512d ml = _mm512_sub_pd(mi, vw), mh = _mm512_add_pd(mi, vw);
+            __m512i ilo = _mm512_max_epi64(
+                rlo, _mm512_add_epi64(vbase, _mm512_cvttpd_epi64(_mm512_sub_pd(
+                                                 _mm512_add_pd(ml, half), c20))));
+            __m512i ihi = _mm512_min_epi64(
+                rhi, _mm512_add_epi64(vbase, _mm512_cvttpd_epi64(_mm512_add_pd(
+                                                 _mm512_add_pd(mh, half), c20))));
+            __m512i fa = _mm512_max_epi64(rflo, _mm512_cvttpd_epi64(_mm512_sub_pd(ml, c20)));
+            __m512i fb = _mm512_min_epi64(rfhi, _mm512_cvttpd_epi64(_mm512_add_pd(mh, c20)));
+            const __mmask8 one_r = _mm512_cmpeq_epi64_mask(ilo, ihi); /* RN(f(x)) one */
+            const __mmask8 rdk = _mm512_cmpeq_epi64_mask(fa, fb);
+            const __mmask8 d1ok = one_r & rdk; /* and RD(f(x)) too */
+            const __m512i vrd = _mm512_mask_blend_epi64(rdk, _mm512_set1_epi64(-2),
+                                                        _mm512_add_epi64(vbase, fa));
+            const __m512i vrd1 = _mm512_add_epi64(vrd, one);
+            /* the policy's verdict where dlo = dhi = D (below: one RN) */
+            if (judged) {
+                /* Every output it may take clean: one RN(f(x)) and RD known, of f's sign,
+                 * finite, not zero (a tail under a chord, mostly).  Then dlo = dhi = D = |y -
+                 * rlo|, the bucket test passes (one bucket), and so does the one of D = 1
+                 * (RD known); faithful: y - rd in {0, 1} (RN is rd or rd + 1, so D = 0 is
+                 * among them); the bucket from D - 1's binade.  The same decisions and
+                 * counts as below, in fewer mask operations (those bound the general
+                 * path). */
+                __mmask8 clean = one_r & rdk &
+                                 _mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, signm), vsign) &
+                                 _mm512_cmpgt_epi64_mask(ymag, zero) &
+                                 _mm512_cmpgt_epi64_mask(cinf, ymag);
+                if ((okm & (__mmask8)~clean) == 0) {
+                    __m512i dd = _mm512_abs_epi64(_mm512_sub_epi64(ymag, ilo));
+                    __mmask8 z0 = _mm512_cmpeq_epi64_mask(dd, zero);
+                    __mmask8 fam = _mm512_testn_epi64_mask(_mm512_sub_epi64(ymag, vrd), notone);
+                    __mmask8 pass = z0 | (_mm512_cmple_epi64_mask(dd, vcrmax) & (fam | nofa) &
+                                          _mm512_cmp_pd_mask(uh, vpu, _CMP_LE_OQ));
+                    __mmask8 good = okm & rel & e2 & (pass | span_fail(d, vw, vp2k, dd, fam, jp));
+                    _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
+                    nfc += (uint64_t)__builtin_popcount(good & fam);
+                    nfl += (uint64_t)__builtin_popcount(good & (__mmask8)~pass);
+                    /* the bucket: 0 for D = 0, else from bitlen(D - 1) (its double's exponent,
+                     * exact below 2^53; 0 for D = 1), at most 9 (D above 256) */
+                    __m512i bl = _mm512_sub_epi64(
+                        _mm512_srli_epi64(_mm512_castpd_si512(_mm512_cvtepi64_pd(
+                                              _mm512_sub_epi64(dd, one))),
+                                          52),
+                        c1022);
+                    bl = _mm512_min_epu64(_mm512_max_epi64(bl, zero), c9);
+                    __m512i bk = _mm512_maskz_mov_epi64((__mmask8)~z0,
+                                                        _mm512_permutex2var_epi64(blo, bl, bhi));
+                    __m512i inc = _mm512_sllv_epi64(one, _mm512_slli_epi64(bk, 3));
+                    vbk = _mm512_mask_add_epi64(vbk, good, vbk, inc);
+                    if (++nbk == 255) {
+                        span_bytes(vbk, hb);
+                        vbk = zero;
+                        nbk = 0;
+                    }
+                    continue;
+                }
+            }
+            __mmask8 below = _mm512_cmpgt_epi64_mask(ilo, ymag);
             __mmask8 yz = _mm512_mask_cmpeq_epi64_mask(lm, _mm512_and_si512(yv, nsign), zero);
             __mmask8 good = okm &
                             ((_mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, signm), vsign) &
                               _mm512_cmpgt_epi64_mask(ymag, zero)) |
                              yz) &
                             _mm512_cmpgt_epi64_mask(cinf, ymag) &
-                            (below | _mm512_cmpgt_epi64_mask(ymag, rhi) | one_r);
-            __m512i dlo = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, rhi),
-                                                  _mm512_sub_epi64(rlo, ymag));
-            __m512i dhi = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, rlo),
-                                                  _mm512_sub_epi64(rhi, ymag));
+                            (below | _mm512_cmpgt_epi64_mask(ymag, ihi) | one_r);
+            __m512i dlo = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, ihi),
+                                                  _mm512_sub_epi64(ilo, ymag));
+            __m512i dhi = _mm512_mask_blend_epi64(below, _mm512_sub_epi64(ymag, ilo),
+                                                  _mm512_sub_epi64(ihi, ymag));
             __mmask8 g0 = _mm512_cmpgt_epi64_mask(dlo, zero);
             __mmask8 g1 = _mm512_cmpgt_epi64_mask(dlo, one);
             __mmask8 g2 = _mm512_cmpgt_epi64_mask(dlo, t2), g4 = _mm512_cmpgt_epi64_mask(dlo, t4);
@@ -338,13 +466,7 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                     (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t4) & (__mmask8)~g4) &
                     (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t16) & (__mmask8)~g16) &
                     (__mmask8)~(_mm512_cmpgt_epi64_mask(dhi, t256) & (__mmask8)~g256);
-            /* the errors */
-            __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
-            __m512d ys = _mm512_mul_pd(_mm512_cvtps_pd(yf), vsc);
-            __m512d d = _mm512_abs_pd(_mm512_sub_pd(ys, mi));
-            __m512d uh = _mm512_mul_pd(_mm512_add_pd(d, vw), c50);
-            __m512d ab = _mm512_add_pd(_mm512_mul_pd(_mm512_mul_pd(uh, vp2k), c50), tiny);
-            __mmask8 rel = _mm512_cmp_pd_mask(_mm512_mul_pd(uh, c48), vrel, _CMP_LT_OQ);
+            /* the errors (computed above) */
             if (yz != 0) {
                 __mmask8 r1 = rel1_all   ? (__mmask8)0xff
                               : rel1_tie ? _mm512_cmpgt_epu64_mask(
@@ -352,12 +474,14 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                                          : (__mmask8)0;
                 rel = (__mmask8)((rel & ~yz) | (r1 & yz));
             }
-            good &= _mm512_cmp_pd_mask(uh, vmu, _CMP_LT_OQ) &
-                    _mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ) & rel;
-            if (judged)
-                good &= (__mmask8)~yz & (__mmask8)(~g0 | (_mm512_cmple_epi64_mask(dhi, vcrmax) &
-                                                        (fam | nofa) &
-                                                        _mm512_cmp_pd_mask(uh, vpu, _CMP_LE_OQ)));
+            good &= e2 & rel;
+            if (judged) { /* passed, or failed (ulp_exceeded) below unkept */
+                __mmask8 pass = (__mmask8)(~g0 | (_mm512_cmple_epi64_mask(dhi, vcrmax) &
+                                                  (fam | nofa) &
+                                                  _mm512_cmp_pd_mask(uh, vpu, _CMP_LE_OQ)));
+                good &= (__mmask8)~yz & (pass | span_fail(d, vw, vp2k, dlo, fam, jp));
+                nfl += (uint64_t)__builtin_popcount(good & (__mmask8)~pass);
+            }
             _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
             /* the counts lane by lane (masked adds, summed once at the end) */
             vn = _mm512_mask_add_epi64(vn, good, vn, one);
@@ -370,18 +494,23 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             vc256 = _mm512_mask_add_epi64(vc256, good & g256, vc256, one);
         }
     }
-    /* (the far outputs taken are above every end: in each count but cr's and faithful's) */
-    uint64_t n = (uint64_t)_mm512_reduce_add_epi64(vn) + nfar;
-    uint64_t ncr = (uint64_t)_mm512_reduce_add_epi64(vcr);
-    uint64_t nfa = (uint64_t)_mm512_reduce_add_epi64(vfa);
-    uint64_t c1 = (uint64_t)_mm512_reduce_add_epi64(vc1) + nfar;
-    uint64_t c2 = (uint64_t)_mm512_reduce_add_epi64(vc2) + nfar;
-    uint64_t c4 = (uint64_t)_mm512_reduce_add_epi64(vc4) + nfar;
-    uint64_t c16 = (uint64_t)_mm512_reduce_add_epi64(vc16) + nfar;
-    uint64_t c256 = (uint64_t)_mm512_reduce_add_epi64(vc256) + nfar;
+    /* (the far outputs taken are above every end: in each count but cr's and faithful's; the
+     * correctly rounded ones for certain below every end: in n, cr and faithful; the clean
+     * path's in its buckets hb, and faithful and failed counted there) */
+    span_bytes(vbk, hb);
+    uint64_t nclean = hb[0] + hb[1] + hb[2] + hb[3] + hb[4] + hb[5] + hb[6];
+    uint64_t n = (uint64_t)_mm512_reduce_add_epi64(vn) + nfar + ncrf + nclean;
+    uint64_t ncr = (uint64_t)_mm512_reduce_add_epi64(vcr) + ncrf + hb[0];
+    uint64_t nfa = (uint64_t)_mm512_reduce_add_epi64(vfa) + ncrf + nfc;
+    uint64_t c256 = (uint64_t)_mm512_reduce_add_epi64(vc256) + nfar + hb[6];
+    uint64_t c16 = (uint64_t)_mm512_reduce_add_epi64(vc16) + nfar + hb[5] + hb[6];
+    uint64_t c4 = (uint64_t)_mm512_reduce_add_epi64(vc4) + nfar + hb[4] + hb[5] + hb[6];
+    uint64_t c2 = (uint64_t)_mm512_reduce_add_epi64(vc2) + nfar + hb[3] + hb[4] + hb[5] + hb[6];
+    uint64_t c1 = (uint64_t)_mm512_reduce_add_epi64(vc1) + nfar + nclean - hb[0] - hb[1];
     cnt->n += n;
     cnt->cr += ncr;
     cnt->faithful += nfa;
+    cnt->failed += nfl;
     cnt->hist[0] += ncr;
     cnt->hist[1] += n - ncr - c1;
     cnt->hist[2] += c1 - c2;

@@ -261,10 +261,11 @@ GELUREF_API size_t geluref_enclose_n(enum geluref_func f, const double *x, size_
 GELUREF_API int geluref_monotone(enum geluref_func f, double lo, double hi);
 
 /* appended after 0.2.0: a bound M >= |f''(x)| for every x in [lo, hi], or -1 where none is
- * known (lo > hi, a NaN or infinite end, |x| beyond 2^10, the approximations gelu_tanh,
- * gelu_sigmoid, gelu_tanh_grad and the functions 10 and 11).  Known for gelu, gelu_grad,
- * normcdf, normpdf, erf and erfc, from f'' in closed form (reference/src/monotone.c); a
- * bound, not the maximum (within a factor of a few of it).  The ulp sweep bounds f between a
+ * known (lo > hi, a NaN or infinite end, |x| beyond 2^10, the functions 10 and 11).  Known
+ * for gelu, gelu_grad, normcdf, normpdf, erf, erfc and (since the sessions of 2026-12-05) the
+ * approximations gelu_tanh, gelu_sigmoid and gelu_tanh_grad, from f'' in closed form
+ * (reference/src/monotone.c); a bound, not the maximum (within a factor of a few of it, away
+ * from f'''s zeros).  The ulp sweep bounds f between a
  * run's end enclosures by their chord and h^2 M / 8 (suites/ulp_lane.h). */
 GELUREF_API double geluref_curvature(enum geluref_func f, double lo, double hi);
 

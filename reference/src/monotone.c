@@ -95,7 +95,28 @@ int geluref_monotone(enum geluref_func f, double lo, double hi)
  * 0.3989...), e^(-x^2) <= e^(-za^2).  In double, za^2, exp (glibc's, within an ulp) and the
  * products are each within a few 2^-53 relatively, and za^2 <= 2^20 moves e^(-za^2/2) by a
  * factor e^(2^20 2^-53) at most: the factor 1.01 covers all of it.  Where the product
- * underflows (far tails: |f''| below 2^-1022), the 2^-1022 added bounds it. */
+ * underflows (far tails: |f''| below 2^-1022), the 2^-1022 added bounds it.
+ *
+ * The approximations (|x| between za and zb as above).  Their factors that shrink with |x|
+ * are bounded at za with constants rounded down in the exponent (a_lo = 1.7019 < 1.702,
+ * b_lo = 0.797884 < sqrt(2/pi) = 0.7978845608..., k_lo = 0.044714 < 0.044715: a smaller
+ * exponent, a larger bound), the polynomials at zb with constants rounded up (a_hi = 1.7021,
+ * b_hi = 0.797885, k_hi = 0.044716); the roundings of double are covered by 1.01 as above
+ * (the exponents below 2^32 in size move the exponential by 2^32 2^-52 relatively at most,
+ * and where they are that large it underflows to the 2^-1022 added).
+ *  - gelu_sigmoid = x s(a x): with s = s(a x) and q = s (1 - s) (s' = a q, q' = a q (1 - 2 s)),
+ *    f' = s + a x q and f'' = a q (2 + a x (1 - 2 s)), so |f''| <= a q (2 + a |x|) as
+ *    |1 - 2 s| <= 1; and q = s(a |x|) s(-a |x|) <= s(-a |x|) = 1 / (1 + e^(a |x|)) <
+ *    e^(-a |x|), and q <= 1/4: q <= min(1/4, e^(-a za)).
+ *  - gelu_tanh = x (1 + t) / 2 (monotone.c's geluref_monotone comment): with T = 1 - t^2 (T' =
+ *    -2 t T u') and u'' = 6 b k x, f' = (1 + t) / 2 + x T u' / 2 and f'' = T P, P = u' - x t
+ *    u'^2 + 3 b k x^2, so |f''| <= T (u' + |x| u'^2 + 3 b k x^2) (|t| <= 1, u' > 0); u' =
+ *    b (1 + 3 k x^2) grows with |x|; T = sech^2(u) = 4 / (e^u + e^-u)^2 <= min(1, 4 e^(-2 |u|))
+ *    and |u| = b (|x| + k |x|^3) grows with |x|.
+ *  - gelu_tanh_grad = gelu_tanh': its f'' is gelu_tanh''' = (T P)' = T (P' - 2 t u' P), P' =
+ *    12 b k x - t u'^2 - x T u'^3 - 12 b k x^2 t u' (from t' = T u', u'' = 6 b k x), so
+ *    |f''| <= T (2 u' |P| + |P'|) with |P| and |P'| bounded by the sums of their terms'
+ *    magnitudes (|t| <= 1, T <= 1), each growing with |x|. */
 double geluref_curvature(enum geluref_func f, double lo, double hi)
 {
     if (!(lo <= hi) || !isfinite(lo) || !isfinite(hi) || fmax(fabs(lo), fabs(hi)) > 0x1p10)
@@ -113,6 +134,23 @@ double geluref_curvature(enum geluref_func f, double lo, double hi)
         p = 2.26 * zb;
         g = exp(-(za * za));
         break;
+    case GELUREF_GELU_SIGMOID:
+        p = 1.7021 * (2 + 1.7021 * zb);
+        g = fmin(0.25, exp(-1.7019 * za));
+        break;
+    case GELUREF_GELU_TANH:
+    case GELUREF_GELU_TANH_GRAD: {
+        const double b = 0.797885, bk = b * 0.044716;
+        double u1 = b + 3 * bk * (zb * zb); /* u' at zb */
+        double pp = u1 + zb * (u1 * u1) + 3 * bk * (zb * zb); /* |P| */
+        g = fmin(1, 4 * exp(-2 * (0.797884 * (za + 0.044714 * (za * za * za)))));
+        if (f == GELUREF_GELU_TANH)
+            p = pp;
+        else
+            p = 2 * u1 * pp + (12 * bk * zb + u1 * u1 + zb * (u1 * u1 * u1) +
+                               12 * bk * (zb * zb) * u1);
+        break;
+    }
     default: return -1;
     }
     return p * g * 1.01 + 0x1p-1022;

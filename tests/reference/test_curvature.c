@@ -1,5 +1,6 @@
 /* geluref_curvature's bounds against second differences in MPFR: for every function it
- * bounds (gelu, gelu_grad, normcdf, normpdf, erf, erfc), over random intervals [lo, hi] of
+ * bounds (gelu, gelu_grad, normcdf, normpdf, erf, erfc and the approximations gelu_tanh,
+ * gelu_sigmoid, gelu_tanh_grad), over random intervals [lo, hi] of
  * widths 2^-18 to 1 in [-40, 40] (a quarter of them within 4 of 0, where each |f''| is
  * largest and the bounds closest to it: gelu's is 1.2% above |gelu''(0)|), and over points
  * x of each with x - h and x + h inside (h = 2^-12 or the width / 4), the second difference
@@ -9,8 +10,8 @@
  * instead of 0.4 for phi's factor fails at gelu's 0, one without gelu_grad's factor |x|
  * fails at 3.  The bound must
  * also be near the largest second difference seen (within a factor 16) over half the
- * intervals at least, so that it can narrow the ulp sweep's runs.  Also: the approximations,
- * a NaN or infinite end, lo > hi and |x| beyond 2^10 give -1.  Usage: test_curvature N SEED. */
+ * intervals at least, so that it can narrow the ulp sweep's runs.  Also: the functions 10 and
+ * 11, a NaN or infinite end, lo > hi and |x| beyond 2^10 give -1.  Usage: test_curvature N SEED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,8 +56,11 @@ int main(int argc, char **argv)
     }
     long n = atol(argv[1]);
     rng_state = 0x5deece66du + (uint64_t)atol(argv[2]);
-    static const enum geluref_func fs[] = { GELUREF_GELU,    GELUREF_GELU_GRAD, GELUREF_NORMCDF,
-                                            GELUREF_NORMPDF, GELUREF_ERF,       GELUREF_ERFC };
+    static const enum geluref_func fs[] = { GELUREF_GELU,      GELUREF_GELU_GRAD,
+                                            GELUREF_NORMCDF,   GELUREF_NORMPDF,
+                                            GELUREF_ERF,       GELUREF_ERFC,
+                                            GELUREF_GELU_TANH, GELUREF_GELU_SIGMOID,
+                                            GELUREF_GELU_TANH_GRAD };
     int fail = 0;
     for (size_t fi = 0; fi < sizeof fs / sizeof fs[0]; fi++) {
         enum geluref_func f = fs[fi];
@@ -104,12 +108,11 @@ int main(int argc, char **argv)
     struct {
         enum geluref_func f;
         double lo, hi;
-    } none[] = { { GELUREF_GELU_TANH, 0, 1 },      { GELUREF_GELU_SIGMOID, -2, -1 },
-                 { GELUREF_GELU_TANH_GRAD, 0, 1 }, { GELUREF_GELU_GRAD2, 0, 1 },
-                 { GELUREF_GELU_SCALED, 0, 1 },    { GELUREF_GELU, NAN, 1 },
-                 { GELUREF_GELU, 0, NAN },         { GELUREF_GELU, 2, 1 },
-                 { GELUREF_GELU, -INFINITY, 0 },   { GELUREF_ERF, 0, INFINITY },
-                 { GELUREF_NORMCDF, 1, 0x1p10 + 1 } };
+    } none[] = { { GELUREF_GELU_GRAD2, 0, 1 },      { GELUREF_GELU_SCALED, 0, 1 },
+                 { GELUREF_GELU, NAN, 1 },           { GELUREF_GELU, 0, NAN },
+                 { GELUREF_GELU, 2, 1 },             { GELUREF_GELU, -INFINITY, 0 },
+                 { GELUREF_ERF, 0, INFINITY },       { GELUREF_NORMCDF, 1, 0x1p10 + 1 },
+                 { GELUREF_GELU_SIGMOID, -0x1p11, -1 } };
     for (size_t i = 0; i < sizeof none / sizeof none[0]; i++)
         if (geluref_curvature(none[i].f, none[i].lo, none[i].hi) != -1) {
             fprintf(stderr, "%s bounded on [%g, %g]\n", geluref_func_name(none[i].f), none[i].lo,

@@ -1,7 +1,8 @@
 /* The span lane (suites/ulp_lane.h gs_fused_span_of, gs_fused_span_take and the lane over a
  * block, suites/ulp_lane_avx2.c) against gs_measure, the measurement from the value rounded
  * to odd:
- *   runs     of 2 to 48 binary32 inputs (17 and 33 more often) in increasing patterns
+ *   runs     of 2 to 3 GS_SPAN binary32 inputs (GS_SPAN + 1 and 2 GS_SPAN + 1 more often)
+ *            in increasing patterns
  *            (consecutive, or with gaps)
  *            from random points of every function geluref_monotone claims (gelu, gelu_grad,
  *            normcdf, normpdf, erf, erfc, gelu_tanh, gelu_sigmoid, gelu_tanh_grad), a third
@@ -24,7 +25,9 @@
  *            max_rel 1 at a zero output's input (a zero's relative error is 1: a tie, which
  *            the lane takes only at a larger x); half the time a policy (the kernel's own
  *            measurement: max_ulp, max_cr_distance, faithful, abs_tol of every kind).
- * Every span that holds must hold RN(f(x)) of each input of its run within [rlo, rhi]; every
+ * Every span that holds must hold RN(f(x)) of each input of its run within [rlo, rhi], and
+ * within the input's own range (gs_fused_span_rn, the chord's: inside the run's), whose rd,
+ * where it has one, must be RD(f(x)); every
  * output the lane takes must measure (gs_measure) correctly rounded, faithful and in the
  * bucket exactly as the lane says, with its three errors below the maxima (the relative one
  * equal to it only at an x above max_rel_x), and pass the policy where there is one.  The
@@ -33,11 +36,12 @@
  * give the same decisions and counts as one at a time.  It must take some outputs, in each
  * bucket from "0" to ">256", zeros among them, some at the relative error's tie, at
  * distance 1 faithful and not, under a policy, from chords (some that the run's whole width
- * would refuse), far in an approximation's runs, and refuse others (some for the policy
- * alone), so that a wrong decision could show.  Last, gs_left_n (the inputs the lane left)
- * eight at a time against one at a time and against the takes, on N/10 blocks of 1 to 130
- * inputs.  Usage:
- * test_ulp_span N SEED. */
+ * would refuse, among them some at distance 0 or 1, which need the input's own range; and
+ * some inputs must have one RN from the chord where the run has several), failed by the
+ * policy below the unkept bound (counted as such), far in an approximation's runs, and refuse
+ * others (some for the policy alone), so that a wrong decision could show.  Last, gs_left_n
+ * (the inputs the lane left) eight at a time against one at a time and against the takes, on
+ * N/10 blocks of 1 to 130 inputs.  Usage: test_ulp_span N SEED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +51,7 @@
 #include "ulp_fused.h"
 #include "ulp_lane.h"
 
-#define MAXR 48
+#define MAXR (3 * GS_SPAN)
 
 /* One of the maxima: at, next to or far from v. */
 static double bound_near(double v)
@@ -86,11 +90,12 @@ int main(int argc, char **argv)
     unsigned long runs = 0, spans = 0, spans_ok = 0, outs = 0, taken = 0, wrong = 0, differ = 0,
                   bucket[GS_HIST_N] = { 0 }, near_max = 0, zeros = 0, zeros_tie = 0,
                   one_r = 0, d1_fa = 0, d1_unfa = 0, judged_taken = 0, judged_left = 0,
-                  chords = 0, chord_taken = 0, chord_only = 0, far_taken = 0;
+                  chords = 0, chord_taken = 0, chord_only = 0, chord_near = 0, far_taken = 0,
+                  one_i = 0, failed_taken = 0;
     for (long it = 0; it < n; it++) {
         enum geluref_func f = fs[next64() % (sizeof fs / sizeof fs[0])];
-        /* a last run of one input now and then (len 17 or 33: its span is one enclosure,
-         * narrow enough for the buckets "2" and "3-4") */
+        /* a last run of one input now and then (len GS_SPAN + 1 or 2 GS_SPAN + 1: its span is
+         * one enclosure, narrow enough for the buckets "2" and "3-4") */
         size_t len = next64() % 4 ? 2 + next64() % (MAXR - 1) : 1 + GS_SPAN * (1 + next64() % 2);
         /* a start of either sign with |x| in [2^-6, 2^5), or a third of the time in [2^-30,
          * 2^-6) (near 0, where a run's f moves by less than an ulp: rlo = rhi), increasing
@@ -169,6 +174,34 @@ int main(int argc, char **argv)
                            geluref_func_name(f), xd[i], (unsigned long long)rd,
                            (unsigned long long)sp->rd);
             }
+            /* and the input's own range and RD (gs_fused_span_rn: the chord's, within the
+             * run's) */
+            if (sp->ok) {
+                int64_t ilo, ihi, ird;
+                gs_fused_span_rn(sp, sp->c0 + sp->dc * (double)(i % GS_SPAN), &ilo, &ihi, &ird);
+                int64_t rd = -2;
+                if (ird != -2 && wm >= 1) {
+                    struct gs_meas wd;
+                    uint64_t yd = (w.want & 0x80000000) | (uint64_t)(wm - 1);
+                    if (gs_measure(ref, f, GELUREF_F32, x[i], yd, &wd) != GELUREF_OK) {
+                        printf("FAIL: gs_measure\n");
+                        return 1;
+                    }
+                    rd = wd.faithful ? wm - 1 : wm;
+                }
+                one_i += ilo == ihi && sp->rlo != sp->rhi;
+                if (wm < ilo || wm > ihi || ilo < sp->rlo || ihi > sp->rhi ||
+                    (ird != -2 && ird != rd)) {
+                    if (wrong++ < 20)
+                        printf("FAIL %s x=%a: RN(f(x)) 0x%08llx, RD 0x%08llx; the input's range "
+                               "[0x%08llx, 0x%08llx] and rd 0x%08llx, the run's [0x%08llx, "
+                               "0x%08llx]\n",
+                               geluref_func_name(f), xd[i], (unsigned long long)w.want,
+                               (unsigned long long)rd, (unsigned long long)ilo,
+                               (unsigned long long)ihi, (unsigned long long)ird,
+                               (unsigned long long)sp->rlo, (unsigned long long)sp->rhi);
+                }
+            }
             if (sp->ok && ((w.want & 0x80000000) != sp->sign || wm < sp->rlo || wm > sp->rhi)) {
                 if (wrong++ < 20)
                     printf("FAIL %s x=%a: RN(f(x)) 0x%08llx outside the span [0x%08llx, "
@@ -225,17 +258,25 @@ int main(int argc, char **argv)
             b.max_rel = 1.0;
             b.max_rel_x = x[tz] + (uint64_t)(next64() % 3) - 1;
         }
+        /* a failed output is taken below unkept: none, any, or near one of the run's errors */
+        switch (next64() % 4) {
+        case 0: b.unkept = -INFINITY; break;
+        case 1: b.unkept = INFINITY; break;
+        default: b.unkept = bound_near(m[next64() % len].ulp); break;
+        }
         /* now and then a maximum at the very bound the lane computes for an output (its uh, or
-         * the absolute bound from it): a tie, which it must refuse */
+         * the absolute bound from it), or the unkept bound at its uh: a tie, which it must
+         * refuse */
         size_t ti = next64() % len;
         const struct gs_fused_span *st = &s[ti / GS_SPAN];
         uint32_t ty = (uint32_t)(y[ti] & 0x7fffffff);
         if (st->ok && ty != 0 && ty < 0x7f800000u && next64() % 4 == 0) {
             double uh = (gs_fused_span_dist(st, ti % GS_SPAN, ty) + st->wc) * (1 + 0x1p-50);
-            if (next64() % 2)
-                b.max_ulp = uh;
-            else
-                b.max_abs = uh * st->p2k * (1 + 0x1p-50) + 0x1p-1074;
+            switch (next64() % 3) {
+            case 0: b.max_ulp = uh; break;
+            case 1: b.max_abs = uh * st->p2k * (1 + 0x1p-50) + 0x1p-1074; break;
+            default: b.unkept = uh; break;
+            }
         }
         /* half the time the kernel's own measurement: judged by a policy (its maxima at or
          * next to the run's errors, faithful or not) */
@@ -288,15 +329,15 @@ int main(int argc, char **argv)
                 /* refused for the policy alone (taken unjudged) */
                 struct gs_quick_bounds bn = b;
                 bn.v = NULL;
-                int hn, fn;
+                int hn, fn, ln;
                 judged_left += b.v != NULL && ok[i] &&
                                gs_fused_span_take(&s[i / GS_SPAN], i % GS_SPAN, x[i], y[i], &bn,
-                                                  &hn, &fn);
+                                                  &hn, &fn, &ln);
                 continue;
             }
             taken++;
-            int h = -1, fa = -1;
-            if (!gs_fused_span_take(&s[i / GS_SPAN], i % GS_SPAN, x[i], y[i], &b, &h, &fa) ||
+            int h = -1, fa = -1, fl = -1;
+            if (!gs_fused_span_take(&s[i / GS_SPAN], i % GS_SPAN, x[i], y[i], &b, &h, &fa, &fl) ||
                 !ok[i]) {
                 if (wrong++ < 20)
                     printf("FAIL: the lane took an output gs_fused_span_take refuses\n");
@@ -312,9 +353,11 @@ int main(int argc, char **argv)
                 wide.c0 = wide.ms;
                 wide.dc = 0;
                 wide.wc = wide.w;
-                int hw, fw;
+                int hw, fw, lw;
                 chord_taken++;
-                chord_only += !gs_fused_span_take(&wide, i % GS_SPAN, x[i], y[i], &b, &hw, &fw);
+                int only = !gs_fused_span_take(&wide, i % GS_SPAN, x[i], y[i], &b, &hw, &fw, &lw);
+                chord_only += only;
+                chord_near += only && h <= 1; /* RN or next to it: the chord's own range */
             }
             const struct gs_meas *mi = &m[i];
             near_max += mi->ulp > b.max_ulp * 0.5 || mi->rel_err > b.max_rel * 0.5;
@@ -324,14 +367,23 @@ int main(int argc, char **argv)
             d1_fa += h == 1 && fa;
             d1_unfa += h == 1 && !fa;
             judged_taken += b.v != NULL;
-            if (b.v != NULL && gs_policy_judge(b.v, mi) != GS_K_NONE) {
+            failed_taken += fl == 1;
+            /* passed, or failed (ulp_exceeded) below the unkept bound, as the lane says */
+            enum gs_kind want = fl ? GS_K_ULP_EXCEEDED : GS_K_NONE;
+            if ((b.v == NULL && fl) ||
+                (b.v != NULL && (gs_policy_judge(b.v, mi) != want ||
+                                 (fl && !(mi->ulp < b.unkept))))) {
                 if (wrong++ < 20)
-                    printf("FAIL %s x=%a y=0x%08llx: taken as passed, but the policy fails it "
-                           "(%d; ulp %a cr_distance %lld faithful %d; max_ulp %a "
-                           "max_cr_distance %a faithful %d)\n",
+                    printf("FAIL %s x=%a y=0x%08llx: taken as %s, but the policy says %d (ulp "
+                           "%a cr_distance %lld faithful %d abs %a; max_ulp %a "
+                           "max_cr_distance %a faithful %d abs_tol %a; unkept %a)\n",
                            geluref_func_name(f), xd[i], (unsigned long long)y[i],
-                           (int)gs_policy_judge(b.v, mi), mi->ulp, (long long)mi->cr_distance,
-                           mi->faithful, b.v->max_ulp, b.v->max_cr_distance, b.v->faithful);
+                           fl ? "failed" : "passed",
+                           b.v != NULL ? (int)gs_policy_judge(b.v, mi) : -1, mi->ulp,
+                           (long long)mi->cr_distance, mi->faithful, mi->abs_err,
+                           b.v != NULL ? b.v->max_ulp : 0, b.v != NULL ? b.v->max_cr_distance : 0,
+                           b.v != NULL ? b.v->faithful : 0, b.v != NULL ? b.v->abs_tol : 0,
+                           b.unkept);
             }
             if (mi->cr != (h == 0) || mi->faithful != fa || gs_hist_index(mi->cr_distance) != h ||
                 !(mi->ulp < b.max_ulp) || !(mi->abs_err < b.max_abs) ||
@@ -389,13 +441,16 @@ int main(int argc, char **argv)
     differ += left_differ;
     printf("%lu runs, %lu spans (%lu hold, %lu with one RN), %lu outputs, %lu taken (buckets 0 "
            "to >256: %lu %lu %lu %lu %lu %lu %lu; at distance 1 %lu faithful, %lu not; %lu "
-           "judged, %lu refused by the policy alone; %lu with an error above half its maximum; "
-           "%lu zeros, %lu of them at max_rel 1; %lu from chords, %lu that the run's whole "
-           "width refuses; %lu far in an approximation's run), %lu spans with a chord, %lu "
-           "wrong, %lu different four or eight at a time%s%s\n",
+           "judged, %lu refused by the policy alone, %lu failed; %lu with an error above half "
+           "its maximum; %lu zeros, %lu of them at max_rel 1; %lu from chords, %lu that the "
+           "run's whole width refuses, %lu of these at distance 0 or 1; %lu far in an "
+           "approximation's run), %lu spans with a chord, %lu inputs with one RN from the "
+           "chord alone, %lu wrong, %lu different four or eight at a time%s%s\n",
            runs, spans, spans_ok, one_r, outs, taken, bucket[0], bucket[1], bucket[2], bucket[3],
-           bucket[4], bucket[5], bucket[6], d1_fa, d1_unfa, judged_taken, judged_left, near_max,
-           zeros, zeros_tie, chord_taken, chord_only, far_taken, chords, wrong, differ,
+           bucket[4], bucket[5], bucket[6], d1_fa, d1_unfa, judged_taken, judged_left, failed_taken,
+           near_max,
+           zeros, zeros_tie, chord_taken, chord_only, chord_near, far_taken, chords, one_i,
+           wrong, differ,
            avx2 ? "" : " (no AVX2: not compared)",
            avx512 ? "" : " (no AVX-512: eight at a time not compared)");
     int reached = 1;
@@ -404,7 +459,8 @@ int main(int argc, char **argv)
     if (runs < (unsigned long)n / 4 || spans_ok < spans / 2 || taken < outs / 20 ||
         outs - taken < outs / 5 || !reached || near_max == 0 || zeros == 0 || zeros_tie == 0 ||
         one_r == 0 || d1_fa == 0 || d1_unfa == 0 || judged_taken == 0 || judged_left == 0 ||
-        chords == 0 || chord_only == 0 || far_taken == 0) {
+        failed_taken == 0 ||
+        chords == 0 || chord_only == 0 || chord_near == 0 || one_i == 0 || far_taken == 0) {
         printf("FAIL: too few runs, spans, outputs taken or refused, or buckets reached for the "
                "comparison to mean anything\n");
         return 1;
