@@ -1525,7 +1525,10 @@ static uint64_t span_take(enum geluref_func f, const struct gs_fused_span *sp, c
     unsigned char oks[ULP_MEAS_BLOCK];
     memset(oks, 1, m);
     uint64_t n = span_count(sp, oks, x, y, m, b, st, tk, failed);
-    enclose_left(f, xd, tk, m, e, ok);
+    if (n == m) /* (nothing left to enclose) */
+        memset(ok, 0, m);
+    else
+        enclose_left(f, xd, tk, m, e, ok);
     return n;
 }
 
@@ -1618,8 +1621,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     for (size_t q = 0; q < k; q++)
         xd[q] = value_of_x(GELUREF_F32, x[q]);
     /* pass 1.  Where the block's inputs (a local item's share a binade) lie between two
-     * patterns of one sign and one region (their binade's ends, else their least and
-     * greatest), that is every input's region (a region is an interval, and |x| grows with
+     * patterns of one sign and one region (their binade's ends, else the block's in an
+     * exhaustive sweep, else their least and greatest), that is every input's region (a region is an interval, and |x| grows with
      * the pattern), and the bound lane (gs_fused_bound_lane) counts the outputs whose
      * measurement it decides with errors below the region's maxima and a verdict of pass
      * (gs_fused_bound_limits; the maxima only grow, so what holds at the start of the block
@@ -1630,7 +1633,13 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     const uint64_t mant = ((uint64_t)1 << 23) - 1;
     uint64_t xlo = x[0] & ~mant, xhi = x[0] | mant; /* x[0]'s binade, the block's */
     enum gs_region rg0 = region_of(GELUREF_F32, xlo);
-    if (rg0 != region_of(GELUREF_F32, xhi)) { /* a binade across regions: the block's ends */
+    if (rg0 != region_of(GELUREF_F32, xhi) && u->exhaustive) {
+        /* a binade across regions: the block's ends (an exhaustive item's patterns increase,
+         * item_inputs, and a block is a slice of them) */
+        xlo = x[0];
+        xhi = x[k - 1];
+        rg0 = region_of(GELUREF_F32, xlo);
+    } else if (rg0 != region_of(GELUREF_F32, xhi)) { /* the least and greatest patterns */
         /* four minima and maxima side by side (one chain of comparisons would take a cycle
          * or two an input), then theirs */
         uint64_t lo[4] = { x[0], x[0], x[0], x[0] }, hi[4] = { x[0], x[0], x[0], x[0] };

@@ -251,16 +251,15 @@ static inline struct span_judge span_judge_of(const struct gs_quick_bounds *b)
 }
 
 /* The lanes the policy fails for certain (ulp_exceeded) below the unkept bound, from the
- * distance d of y from m_i, the span's wc and 2^k, y's least cr_distance dlo and whether it is
- * faithful (fam) */
+ * distance d of y from m_i, its bound uh, the span's wc and 2^k, y's least cr_distance dlo
+ * and whether it is faithful (fam) */
 static inline __attribute__((always_inline)) __mmask8
-span_fail(__m512d d, __m512d wc, __m512d p2k, __m512i dlo, __mmask8 fam,
+span_fail(__m512d d, __m512d uh, __m512d wc, __m512d p2k, __m512i dlo, __mmask8 fam,
           const struct span_judge j)
 {
     const __m512d lo50 = _mm512_set1_pd(1 - 0x1p-50), tiny = _mm512_set1_pd(0x1p-1074);
     __m512d ul = _mm512_mul_pd(_mm512_sub_pd(d, wc), lo50);
     __m512d al = _mm512_sub_pd(_mm512_mul_pd(_mm512_mul_pd(ul, p2k), lo50), tiny);
-    __m512d uh = _mm512_mul_pd(_mm512_add_pd(d, wc), _mm512_set1_pd(1 + 0x1p-50));
     return (__mmask8)((j.toloff | _mm512_cmp_pd_mask(al, j.tol, _CMP_GT_OQ)) &
                       (_mm512_cmpgt_epi64_mask(dlo, j.crfail) | (__mmask8)(~fam & j.fask) |
                        _mm512_cmp_pd_mask(ul, j.pu, _CMP_GT_OQ)) &
@@ -302,16 +301,20 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
     const struct span_judge jp = span_judge_of(b);
     const __m512i notone = _mm512_set1_epi64(~(int64_t)1), c1022 = _mm512_set1_epi64(1022);
     const __m512i c9 = _mm512_set1_epi64(9);
-    /* the buckets of bitlen(D - 1) = 0 to 9 (D = 1, 2, 3-4, 5-8, 9-16, 17-256 and above) */
-    const __m512i blo = _mm512_setr_epi64(1, 2, 3, 4, 4, 5, 5, 5);
-    const __m512i bhi = _mm512_setr_epi64(5, 6, 6, 6, 6, 6, 6, 6);
-    __m512i vbk = zero; /* the clean path's buckets, a byte each (bucket j in byte j) */
+    /* 8 times the buckets of bitlen(D - 1) = 0 to 9 (D = 1, 2, 3-4, 5-8, 9-16, 17-256 and
+     * above) */
+    const __m512i blo = _mm512_setr_epi64(8, 16, 24, 32, 32, 40, 40, 40);
+    const __m512i bhi = _mm512_setr_epi64(40, 48, 48, 48, 48, 48, 48, 48);
+    const __m512i fa56 = _mm512_set1_epi64((int64_t)1 << 56);
+    /* the clean path's counts: a byte each (bucket j in byte j, faithful in byte 7), and
+     * the failed ones */
+    __m512i vbk = zero, vfl = zero;
     unsigned nbk = 0;   /* the batches added into vbk (below 256: no byte overflows) */
     uint64_t hb[8] = { 0 };
     __m512i vn = zero, vcr = zero, vfa = zero, vc1 = zero, vc2 = zero, vc4 = zero, vc16 = zero;
     __m512i vc256 = zero;
     uint64_t nfar = 0, ncrf = 0; /* taken far, correctly rounded for certain (below) */
-    uint64_t nfl = 0, nfc = 0; /* taken failed; faithful on the clean path (below) */
+    uint64_t nfl = 0; /* taken failed (the general path) */
     for (size_t j = 0; j * GS_SPAN < k; j++) {
         const struct gs_fused_span *sp = &s[j];
         size_t q = j * GS_SPAN, end = q + GS_SPAN < k ? q + GS_SPAN : k;
@@ -418,21 +421,24 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                     __mmask8 fam = _mm512_testn_epi64_mask(_mm512_sub_epi64(ymag, vrd), notone);
                     __mmask8 pass = z0 | (_mm512_cmple_epi64_mask(dd, vcrmax) & (fam | nofa) &
                                           _mm512_cmp_pd_mask(uh, vpu, _CMP_LE_OQ));
-                    __mmask8 good = okm & rel & e2 & (pass | span_fail(d, vw, vp2k, dd, fam, jp));
+                    __mmask8 good = okm & rel & e2, nopass = good & (__mmask8)~pass;
+                    if (nopass != 0) /* (where every lane passes, no failure to test) */
+                        good &= pass | span_fail(d, uh, vw, vp2k, dd, fam, jp);
                     _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
-                    nfc += (uint64_t)__builtin_popcount(good & fam);
-                    nfl += (uint64_t)__builtin_popcount(good & (__mmask8)~pass);
+                    vfl = _mm512_mask_add_epi64(vfl, good & (__mmask8)~pass, vfl, one);
                     /* the bucket: 0 for D = 0, else from bitlen(D - 1) (its double's exponent,
-                     * exact below 2^53; 0 for D = 1), at most 9 (D above 256) */
+                     * exact below 2^53; 0 for D = 1), at most 9 (D above 256): one added to
+                     * the bucket's byte, and to byte 7 where faithful */
                     __m512i bl = _mm512_sub_epi64(
                         _mm512_srli_epi64(_mm512_castpd_si512(_mm512_cvtepi64_pd(
                                               _mm512_sub_epi64(dd, one))),
                                           52),
                         c1022);
                     bl = _mm512_min_epu64(_mm512_max_epi64(bl, zero), c9);
-                    __m512i bk = _mm512_maskz_mov_epi64((__mmask8)~z0,
+                    __m512i sh = _mm512_maskz_mov_epi64((__mmask8)~z0,
                                                         _mm512_permutex2var_epi64(blo, bl, bhi));
-                    __m512i inc = _mm512_sllv_epi64(one, _mm512_slli_epi64(bk, 3));
+                    __m512i inc = _mm512_or_si512(_mm512_sllv_epi64(one, sh),
+                                                  _mm512_maskz_mov_epi64(fam, fa56));
                     vbk = _mm512_mask_add_epi64(vbk, good, vbk, inc);
                     if (++nbk == 255) {
                         span_bytes(vbk, hb);
@@ -479,7 +485,7 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                 __mmask8 pass = (__mmask8)(~g0 | (_mm512_cmple_epi64_mask(dhi, vcrmax) &
                                                   (fam | nofa) &
                                                   _mm512_cmp_pd_mask(uh, vpu, _CMP_LE_OQ)));
-                good &= (__mmask8)~yz & (pass | span_fail(d, vw, vp2k, dlo, fam, jp));
+                good &= (__mmask8)~yz & (pass | span_fail(d, uh, vw, vp2k, dlo, fam, jp));
                 nfl += (uint64_t)__builtin_popcount(good & (__mmask8)~pass);
             }
             _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
@@ -501,7 +507,8 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
     uint64_t nclean = hb[0] + hb[1] + hb[2] + hb[3] + hb[4] + hb[5] + hb[6];
     uint64_t n = (uint64_t)_mm512_reduce_add_epi64(vn) + nfar + ncrf + nclean;
     uint64_t ncr = (uint64_t)_mm512_reduce_add_epi64(vcr) + ncrf + hb[0];
-    uint64_t nfa = (uint64_t)_mm512_reduce_add_epi64(vfa) + ncrf + nfc;
+    uint64_t nfa = (uint64_t)_mm512_reduce_add_epi64(vfa) + ncrf + hb[7];
+    nfl += (uint64_t)_mm512_reduce_add_epi64(vfl);
     uint64_t c256 = (uint64_t)_mm512_reduce_add_epi64(vc256) + nfar + hb[6];
     uint64_t c16 = (uint64_t)_mm512_reduce_add_epi64(vc16) + nfar + hb[5] + hb[6];
     uint64_t c4 = (uint64_t)_mm512_reduce_add_epi64(vc4) + nfar + hb[4] + hb[5] + hb[6];
