@@ -1622,11 +1622,11 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         xd[q] = value_of_x(GELUREF_F32, x[q]);
     /* pass 1.  Where the block's inputs (a local item's share a binade) lie between two
      * patterns of one sign and one region (their binade's ends, else the block's in an
-     * exhaustive sweep, else their least and greatest), that is every input's region (a region is an interval, and |x| grows with
-     * the pattern), and the bound lane (gs_fused_bound_lane) counts the outputs whose
-     * measurement it decides with errors below the region's maxima and a verdict of pass
-     * (gs_fused_bound_limits; the maxima only grow, so what holds at the start of the block
-     * holds for each input). */
+     * exhaustive sweep, else their least and greatest), that is every input's region (a
+     * region is an interval, and |x| grows with the pattern), and the bound lane
+     * (gs_fused_bound_lane) counts the outputs whose measurement it decides with errors below
+     * the region's maxima and a verdict of pass (gs_fused_bound_limits; the maxima only grow,
+     * so what holds at the start of the block holds for each input). */
     int need_max = 0, need_worst = 0;
     uint64_t decided = 0;
     size_t rest = 0; /* measurements left to passes 2 to 5 */
@@ -1850,8 +1850,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     if (span) {
         struct gs_quick_bounds b = quick_bounds(&a->ex_loc[rg0], NULL, NULL, rg0);
         uint64_t nf = 0; /* (none: not judged) */
-        n_span =
-            span_take(u->exact, sp, xd, x, y, k - 1, &b, &a->ex_loc[rg0], tk_span, ex, okx, &nf);
+        n_span = span_take(u->exact, sp, xd, x, y, k - 1, &b, &a->ex_loc[rg0], tk_span, ex,
+                           okx, &nf);
         tk_span[k - 1] = 0;
         n_span += span_rest(sp, xd, x, y, k, ex, okx, tk_span, &a->ex_loc[rg0], rg0,
                             n_span);

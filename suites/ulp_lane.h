@@ -222,36 +222,35 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * above it), and dlo above max_cr_distance, or not faithful where the policy asks it, or ul
  * above max_ulp; and then uh below b->unkept, so that its finding cannot enter the worst list
  * (the lane counts it, the caller adds it to the findings' count).  A zero output is refused
- * there (a flush is another defect).  (Where an approximation is close to
- * the exact function but outputs move by an ulp or more over a run, its errors are within a
- * run's width and the lane takes little; ulp.c then leaves it out for a while.)
+ * there (a flush is another defect).  (Where an approximation is close to the exact function
+ * but outputs move by an ulp or more over a run, its errors are within a run's width and the
+ * lane takes little; ulp.c then leaves it out for a while.)
  *
- * The chord.  Over a run of an approximation's tail, f moves by some ulps an input, so the
- * run's width (half of what f moves over GS_SPAN inputs) exceeds what its errors grow by over most
- * of a block, and every input near a block's end (whose last input's measurement sets the
- * maxima first, ulp.c) would be left.  Where the run's inputs are equally spaced (consecutive
- * patterns of one binade: x_i = x_0 + i u, the end b at x_n) and M bounds |f''| between its
- * ends (geluref_curvature), f(x_i) lies within curv = M (n u)^2 / 8 of the chord through
- * f(x_0) and f(x_n) (the interpolation error (x - x_0)(x_n - x) f''(xi) / 2).  With each
- * end's enclosure (l, h) as above (within 2^-30 of the real ends), c = (l + h) / 2 is within
- * (h - l) / 2 + 2^-29 of f at that end (the sum rounds by 2^-29, the halving is exact, h - l
- * is exact), r the larger of the two half-widths; c_1 - c_0 is exact (Sterbenz), dc = (c_1 -
- * c_0) / n rounds by 2^-30, its product by i and m_i = c_0 + dc i by 2^-30 each (below 2^24),
- * so m_i is within i 2^-30 + 2^-29 < 2^-24 (i < GS_SPAN = 32) of the chord through c_0 and
- * c_1, which is within r + 2^-29 of the chord through f's ends.  So f(x_i) 2^-k and V 2^-k
- * (2^-16 from it) lie within wc = (r + curv 2^-k 1.01) + 2^-14 of m_i: 2^-14 exceeds 2^-16 +
- * 2^-24 + 2^-29 and wc's two roundings (2^-30 each below 2^23, where a chord is used: it is taken
- * only where wc < w).  The lane's tests are then those above with m_i and wc for ms and w
- * (the relative one's right side max_rel (m_i - wc) (1 - 2^-48) an input), and RN(f(x_i))'s
- * range and RD the input's (gs_fused_span_rn): [rlo, rhi] and rd as above from m_i and wc for
- * ms and w (m_i - wc >= lo - 2 wc > 0, wc < w < 2^22, so the truncations are floors, and
- * every value below 2^25: the same three roundings of at most 2^-29 that 2^-20 outweighs),
- * intersected with the run's (both hold RN(f(x_i)); floor(f(x_i) 2^-k) lies in both floors'
- * ranges).  Where a chord holds f to a thousandth of an ulp, RN(f(x_i)) is then one for most
- * inputs (rlo = rhi), so that an output's cr_distance and faithfulness are certain even where
- * f moves by ulps an input: the kernel's own measurement (judged) in a tail.  A run without a
- * chord has c_0 = ms, dc = 0, wc = w: m_i = ms for each i (ms + 0 i is ms), its range and rd
- * the run's, the tests as before.
+ * The chord.  Over a run of an approximation's tail, f moves by some ulps an input, so the run's
+ * width (half of what f moves over GS_SPAN inputs) exceeds what its errors grow by over most of a
+ * block, and every input near a block's end (whose last input's measurement sets the maxima
+ * first, ulp.c) would be left.  Where the run's inputs are equally spaced (consecutive patterns
+ * of one binade: x_i = x_0 + i u, the end b at x_n) and M bounds |f''| between its ends
+ * (geluref_curvature), f(x_i) lies within curv = M (n u)^2 / 8 of the chord through f(x_0) and
+ * f(x_n) (the interpolation error (x - x_0)(x_n - x) f''(xi) / 2).  With each end's enclosure (l,
+ * h) as above (within 2^-30 of the real ends), c = (l + h) / 2 is within (h - l) / 2 + 2^-29 of f
+ * at that end (the sum rounds by 2^-29, the halving is exact, h - l is exact), r the larger of
+ * the two half-widths; c_1 - c_0 is exact (Sterbenz), dc = (c_1 - c_0) / n rounds by 2^-30, its
+ * product by i and m_i = c_0 + dc i by 2^-30 each (below 2^24), so m_i is within i 2^-30 + 2^-29
+ * < 2^-24 (i < GS_SPAN = 32) of the chord through c_0 and c_1, which is within r + 2^-29 of the
+ * chord through f's ends.  So f(x_i) 2^-k and V 2^-k (2^-16 from it) lie within wc = (r + curv
+ * 2^-k 1.01) + 2^-14 of m_i: 2^-14 exceeds 2^-16 + 2^-24 + 2^-29 and wc's two roundings (2^-30
+ * each below 2^23, where a chord is used: it is taken only where wc < w).  The lane's tests are
+ * then those above with m_i and wc for ms and w (the relative one's right side max_rel (m_i - wc)
+ * (1 - 2^-48) an input), and RN(f(x_i))'s range and RD the input's (gs_fused_span_rn): [rlo, rhi]
+ * and rd as above from m_i and wc for ms and w (m_i - wc >= lo - 2 wc > 0, wc < w < 2^22, so the
+ * truncations are floors, and every value below 2^25: the same three roundings of at most 2^-29
+ * that 2^-20 outweighs), intersected with the run's (both hold RN(f(x_i)); floor(f(x_i) 2^-k)
+ * lies in both floors' ranges).  Where a chord holds f to a thousandth of an ulp, RN(f(x_i)) is
+ * then one for most inputs (rlo = rhi), so that an output's cr_distance and faithfulness are
+ * certain even where f moves by ulps an input: the kernel's own measurement (judged) in a tail.
+ * A run without a chord has c_0 = ms, dc = 0, wc = w: m_i = ms for each i (ms + 0 i is ms), its
+ * range and rd the run's, the tests as before.
  *
  * Correctly rounded for certain.  An output y of f's sign with d = |y 2^-k - m_i| (computed:
  * within 2^-30 of the real distance) below crd = 0.5 - wc - 2^-18 is RN(f(x)) (the real

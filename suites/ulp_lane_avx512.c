@@ -372,8 +372,9 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                 /* Where every output it may take is far (an approximation's tail against the
                  * exact function), the tests below come to: dlo and dhi above 256 (bucket
                  * ">256"), neither correctly rounded nor faithful (y is more than 256 from
-                 * RN(f(x)), RD and RU), no zero; only the errors' tests decide, computed as
-                 * below.  The same decisions, in fewer operations. */
+                 * RN(f(x)), RD and RU; each input's own range lies within the run's), no
+                 * zero; only the errors' tests decide, computed as below.  The same
+                 * decisions, in fewer operations. */
                 __mmask8 far = _mm512_cmpge_epu64_mask(yv, smin) &
                                _mm512_cmple_epu64_mask(yv, smax) &
                                (_mm512_cmplt_epi64_mask(ymag, flo) |
