@@ -69,9 +69,11 @@ static int spans_of(enum geluref_func f, struct block *b)
     geluref_enclose_n(f, xe, nsb + 1, ee, oke);
     double m = geluref_curvature(f, lo, hi);
     for (size_t j = 0; j < nsb; j++) {
+        uint64_t xa = b->x[ie[j]], xb = b->x[ie[j + 1]];
+        size_t n = ie[j + 1] - ie[j];
         double h = fabs(xe[j + 1] - xe[j]);
-        gs_fused_span_of(&ee[j], oke[j], &ee[j + 1], oke[j + 1], m >= 0 ? m * h * h * 0.125 : -1,
-                         (double)(ie[j + 1] - ie[j]), &b->s[j]);
+        double curv = m >= 0 && xb - xa == n && (xa >> 23) == (xb >> 23) ? m * h * h * 0.125 : -1;
+        gs_fused_span_of(&ee[j], oke[j], &ee[j + 1], oke[j + 1], curv, (double)n, &b->s[j]);
     }
     return 1;
 }
