@@ -689,6 +689,30 @@ static inline __m256i min64(__m256i a, __m256i b)
     return _mm256_blendv_epi8(a, b, _mm256_cmpgt_epi64(a, b));
 }
 
+/* The policy's fail test of the span lane (gs_fused_span_take's) four at a time: the lanes
+ * failed for certain (ulp_exceeded) below the unkept bound, from the distance d of y from
+ * m_i, its bound uh, the span's wc and 2^k, whether y's least cr_distance exceeds
+ * max_cr_distance (crfail) and whether it is faithful (fam) */
+struct span_judge4 {
+    __m256d pu, tol, unk; /* max_ulp, abs_tol, the unkept bound */
+    __m256i toloff, unasked; /* all ones: no abs_tol; faithful not asked */
+};
+static inline __m256i span_fail4(__m256d d, __m256d uh, __m256d wc, __m256d p2k, __m256i crfail,
+                                 __m256i fam, const struct span_judge4 *j)
+{
+    const __m256d lo50 = _mm256_set1_pd(1 - 0x1p-50), tiny = _mm256_set1_pd(0x1p-1074);
+    const __m256i all = _mm256_set1_epi64x(-1);
+    __m256d ul = _mm256_mul_pd(_mm256_sub_pd(d, wc), lo50);
+    __m256d al = _mm256_sub_pd(_mm256_mul_pd(_mm256_mul_pd(ul, p2k), lo50), tiny);
+    __m256i unfa = _mm256_andnot_si256(_mm256_or_si256(fam, j->unasked), all);
+    __m256i why = _mm256_or_si256(_mm256_or_si256(crfail, unfa),
+                                  _mm256_castpd_si256(_mm256_cmp_pd(ul, j->pu, _CMP_GT_OQ)));
+    __m256i tolf = _mm256_or_si256(j->toloff,
+                                   _mm256_castpd_si256(_mm256_cmp_pd(al, j->tol, _CMP_GT_OQ)));
+    return _mm256_and_si256(_mm256_and_si256(tolf, why),
+                            _mm256_castpd_si256(_mm256_cmp_pd(uh, j->unk, _CMP_LT_OQ)));
+}
+
 /* The span lane (ulp_lane.h) four outputs at a time, run by run (each run's span broadcast
  * once): gs_fused_span_take's tests on 64-bit integers (the sign or a zero, a non-finite
  * output, the distances to [rlo, rhi] and their buckets, counted as gs_hist_index counts
@@ -740,9 +764,10 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
     const __m256i nofa = judged && b->v->faithful ? zero : all; /* faithful not asked */
     const __m256i vcrfail =
         _mm256_set1_epi64x(judged ? gs_span_crfail(b->v->max_cr_distance) : 0);
-    const __m256i toloff = judged && b->v->abs_tol > 0 ? zero : all; /* no abs_tol */
-    const __m256d vtol = _mm256_set1_pd(judged ? b->v->abs_tol : 0);
-    const __m256d vunk = _mm256_set1_pd(b->unkept), c50lo = _mm256_set1_pd(1 - 0x1p-50);
+    const struct span_judge4 jp = { vpu, _mm256_set1_pd(judged ? b->v->abs_tol : 0),
+                                    _mm256_set1_pd(b->unkept),
+                                    judged && b->v->abs_tol > 0 ? zero : all, nofa };
+    const __m256i notone = _mm256_set1_epi64x(~(int64_t)1);
     uint64_t n = 0, ntop = 0, ncr = 0, nfa = 0, nfl = 0, h[4][GS_HIST_N - 1];
     memset(h, 0, sizeof h);
     for (size_t j = 0; j * GS_SPAN < k; j++) {
@@ -825,6 +850,55 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
             __m256i d1ok = _mm256_and_si256(one_r, rdk); /* and RD(f(x)) too */
             __m256i vrd = _mm256_blendv_epi8(m2, _mm256_add_epi64(vbase, fa), rdk);
             __m256i vrd1 = _mm256_add_epi64(vrd, one);
+            if (judged) {
+                /* Every output clean (one RN, RD known, of f's sign, finite, not zero): dlo =
+                 * dhi = D = |y - rlo|, as the AVX-512 lane's clean path has it (the bucket
+                 * test passes, and the one of D = 1; faithful: y - rd in {0, 1}).  The same
+                 * decisions and counts as below, in fewer operations. */
+                __m256i clean = _mm256_and_si256(_mm256_and_si256(one_r, rdk),
+                                                 _mm256_andnot_si256(yz, good));
+                if (bits4(_mm256_andnot_si256(clean, okv)) == 0) {
+                    __m256i df = _mm256_sub_epi64(ymag, ilo);
+                    __m256i dd = max64(df, _mm256_sub_epi64(zero, df));
+                    __m256i g0 = _mm256_cmpgt_epi64(dd, zero), g1 = _mm256_cmpgt_epi64(dd, one);
+                    __m256i fam = _mm256_cmpeq_epi64(
+                        _mm256_and_si256(_mm256_sub_epi64(ymag, vrd), notone), zero);
+                    __m256i pass = _mm256_or_si256(
+                        _mm256_andnot_si256(g0, all),
+                        _mm256_and_si256(_mm256_andnot_si256(_mm256_cmpgt_epi64(dd, vcrmax),
+                                                             _mm256_or_si256(fam, nofa)),
+                                         _mm256_castpd_si256(
+                                             _mm256_cmp_pd(uh, vpu, _CMP_LE_OQ))));
+                    __m256i gd =
+                        _mm256_and_si256(okv, _mm256_and_si256(_mm256_castpd_si256(e2), rel));
+                    if (bits4(_mm256_andnot_si256(pass, gd)) != 0) /* (some lane to fail) */
+                        gd = _mm256_and_si256(
+                            gd, _mm256_or_si256(pass, span_fail4(d, uh, vw, vp2k,
+                                                                 _mm256_cmpgt_epi64(dd, vcrfail),
+                                                                 fam, &jp)));
+                    unsigned gb = bits4(gd);
+                    uint32_t tw = spread4(gb);
+                    memcpy(take + q, &tw, sizeof tw);
+                    if (gb == 0)
+                        continue;
+                    /* minus the bucket (the ends 0, 1, 2, 4, 16, 256 that D exceeds) */
+                    __m256i hb = _mm256_add_epi64(
+                        _mm256_add_epi64(_mm256_add_epi64(_mm256_cmpgt_epi64(dd, t2),
+                                                          _mm256_cmpgt_epi64(dd, t4)),
+                                         _mm256_add_epi64(_mm256_cmpgt_epi64(dd, t16),
+                                                          _mm256_cmpgt_epi64(dd, t256))),
+                        _mm256_add_epi64(g0, g1));
+                    n += (unsigned)__builtin_popcount(gb);
+                    nfl += (unsigned)__builtin_popcount(gb & ~bits4(pass));
+                    ncr += (unsigned)__builtin_popcount(gb & ~bits4(g0));
+                    nfa += (unsigned)__builtin_popcount(gb & bits4(fam));
+                    int64_t hv[4];
+                    _mm256_storeu_si256((__m256i *)(void *)hv, hb);
+                    for (int i = 0; i < 4; i++)
+                        h[i][-hv[i]] += gb >> i & 1;
+                    continue;
+                }
+            }
             __m256i below = _mm256_cmpgt_epi64(ilo, ymag), above = _mm256_cmpgt_epi64(ymag, ihi);
             good = _mm256_and_si256(good, _mm256_or_si256(_mm256_or_si256(below, above), one_r));
             __m256i dlo = _mm256_blendv_epi8(_mm256_sub_epi64(ymag, ihi),
@@ -864,18 +938,8 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                                                 _mm256_castpd_si256(_mm256_cmp_pd(uh, vpu,
                                                                                   _CMP_LE_OQ)));
                 pass = _mm256_or_si256(_mm256_andnot_si256(g0, all), pass);
-                __m256d ul = _mm256_mul_pd(_mm256_sub_pd(d, vw), c50lo);
-                __m256d al = _mm256_sub_pd(_mm256_mul_pd(_mm256_mul_pd(ul, vp2k), c50lo), tiny);
-                __m256i unfa = _mm256_andnot_si256(_mm256_or_si256(fam, nofa), all);
-                __m256i why = _mm256_or_si256(
-                    _mm256_or_si256(_mm256_cmpgt_epi64(dlo, vcrfail), unfa),
-                    _mm256_castpd_si256(_mm256_cmp_pd(ul, vpu, _CMP_GT_OQ)));
-                __m256i fail = _mm256_and_si256(
-                    _mm256_and_si256(
-                        _mm256_or_si256(toloff, _mm256_castpd_si256(
-                                                    _mm256_cmp_pd(al, vtol, _CMP_GT_OQ))),
-                        why),
-                    _mm256_castpd_si256(_mm256_cmp_pd(uh, vunk, _CMP_LT_OQ)));
+                __m256i fail =
+                    span_fail4(d, uh, vw, vp2k, _mm256_cmpgt_epi64(dlo, vcrfail), fam, &jp);
                 good = _mm256_andnot_si256(yz, _mm256_and_si256(good, _mm256_or_si256(pass, fail)));
                 flb = bits4(_mm256_andnot_si256(pass, good));
             }
