@@ -724,8 +724,9 @@ static inline __m256i span_fail4(__m256d d, __m256d uh, __m256d wc, __m256d p2k,
  * as gs_fused_span_rn computes them (trunc64 for its conversions); an input with rlo = rhi
  * passes to the distance test (y within [rlo, rhi] is y = r, dlo = 0), which takes dlo = 0,
  * dlo = 1 where rd is known, and dlo >= 2; faithful: dlo = 0, y = rd or rd + 1; judged
- * (b->v): the policy's tests (passed, or failed for certain below unkept), max_cr_distance as
- * gs_span_crmax's and gs_span_crfail's integers.  The bucket: minus
+ * (b->v): the policy's tests (passed, or failed for certain below unkept: span_fail4),
+ * max_cr_distance as gs_span_crmax's and gs_span_crfail's integers, and a batch of four clean
+ * outputs (one RN, RD known) a shorter way (below).  The bucket: minus
  * the count of the ends 0, 1, 2, 4, 16, 256 that dlo exceeds.  Not judged, four outputs all
  * far from [rlo, rhi] (of f's sign, finite, not zero, more than 256 from it) are decided by
  * the error tests alone: every integer test passes them in bucket ">256", neither correctly
