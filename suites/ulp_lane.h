@@ -273,10 +273,10 @@ struct gs_fused_span {
                           c0 + dc i: the chord, or c0 = ms, dc = 0, wc = w */
     double sc, p2k;    /* 2^-k = 2^(23 - E); 2^k */
     int64_t rlo, rhi;  /* RN(f(x))'s bits, sign cleared, within [rlo, rhi] */
-    int64_t rd;        /* RD(|f(x)|)'s bits, sign cleared, where one for the run, else -2 */
     int64_t base;      /* r 2^k has the bits base + r */
     double crd;        /* 0.5 - wc - 2^-18: an output of f's sign nearer m_i is RN(f(x)) */
-    int64_t flo, fhi;  /* floor(ms - w - 2^-20), floor(ms + w + 2^-20): RD's r within them */
+    int64_t flo, fhi;  /* floor(ms - w - 2^-20), floor(ms + w + 2^-20): RD's r within them
+                          (one RD for the run where they are equal) */
     uint64_t sign;     /* f's sign, in bit 31 */
     int ok;            /* 0: the run decides nothing */
 };
@@ -332,7 +332,6 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
     s->rhi = base + (int64_t)(s->ms + s->w + 0.5 + 0x1p-20);
     s->flo = (int64_t)(s->ms - s->w - 0x1p-20);
     s->fhi = (int64_t)(s->ms + s->w + 0x1p-20);
-    s->rd = s->flo == s->fhi ? base + s->flo : -2;
     s->base = base;
     s->sign = sign;
     s->c0 = s->ms;

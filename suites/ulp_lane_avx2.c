@@ -713,6 +713,17 @@ static inline __m256i span_fail4(__m256d d, __m256d uh, __m256d wc, __m256d p2k,
                             _mm256_castpd_si256(_mm256_cmp_pd(uh, j->unk, _CMP_LT_OQ)));
 }
 
+/* Minus the count of the bucket ends 2, 4, 16 and 256 that each distance d exceeds (a
+ * comparison's true is -1) */
+static inline __m256i span_ends4(__m256i d)
+{
+    const __m256i t2 = _mm256_set1_epi64x(2), t4 = _mm256_set1_epi64x(4);
+    const __m256i t16 = _mm256_set1_epi64x(16), t256 = _mm256_set1_epi64x(256);
+    return _mm256_add_epi64(
+        _mm256_add_epi64(_mm256_cmpgt_epi64(d, t2), _mm256_cmpgt_epi64(d, t4)),
+        _mm256_add_epi64(_mm256_cmpgt_epi64(d, t16), _mm256_cmpgt_epi64(d, t256)));
+}
+
 /* The span lane (ulp_lane.h) four outputs at a time, run by run (each run's span broadcast
  * once): gs_fused_span_take's tests on 64-bit integers (the sign or a zero, a non-finite
  * output, the distances to [rlo, rhi] and their buckets, counted as gs_hist_index counts
@@ -746,8 +757,6 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
     const __m256i tbit = _mm256_set1_epi64x(INT64_MIN);
     const __m256i vmrx = _mm256_xor_si256(_mm256_set1_epi64x((int64_t)b->max_rel_x), tbit);
     const int rel1_all = b->max_rel > 1.0, rel1_tie = b->max_rel == 1.0;
-    const __m256i t2 = _mm256_set1_epi64x(2), t4 = _mm256_set1_epi64x(4);
-    const __m256i t16 = _mm256_set1_epi64x(16), t256 = _mm256_set1_epi64x(256);
     const __m256i lo32 = _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6);
     const __m256d absmask = _mm256_castsi256_pd(_mm256_set1_epi64x(0x7fffffffffffffff));
     const __m256d c50 = _mm256_set1_pd(1 + 0x1p-50), c48 = _mm256_set1_pd(1 + 0x1p-48);
@@ -883,12 +892,7 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                     if (gb == 0)
                         continue;
                     /* minus the bucket (the ends 0, 1, 2, 4, 16, 256 that D exceeds) */
-                    __m256i hb = _mm256_add_epi64(
-                        _mm256_add_epi64(_mm256_add_epi64(_mm256_cmpgt_epi64(dd, t2),
-                                                          _mm256_cmpgt_epi64(dd, t4)),
-                                         _mm256_add_epi64(_mm256_cmpgt_epi64(dd, t16),
-                                                          _mm256_cmpgt_epi64(dd, t256))),
-                        _mm256_add_epi64(g0, g1));
+                    __m256i hb = _mm256_add_epi64(span_ends4(dd), _mm256_add_epi64(g0, g1));
                     n += (unsigned)__builtin_popcount(gb);
                     nfl += (unsigned)__builtin_popcount(gb & ~bits4(pass));
                     ncr += (unsigned)__builtin_popcount(gb & ~bits4(g0));
@@ -915,12 +919,7 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                                       _mm256_and_si256(d1ok, _mm256_andnot_si256(g1, g0))));
             /* the buckets (gs_hist_index: the ends 0, 1, 2, 4, 16, 256 exceeded; dlo > 1
              * exceeds the first two) as minus the count of the ends 2, 4, 16 and 256 */
-            __m256i hlo = _mm256_add_epi64(
-                _mm256_add_epi64(_mm256_cmpgt_epi64(dlo, t2), _mm256_cmpgt_epi64(dlo, t4)),
-                _mm256_add_epi64(_mm256_cmpgt_epi64(dlo, t16), _mm256_cmpgt_epi64(dlo, t256)));
-            __m256i hhi = _mm256_add_epi64(
-                _mm256_add_epi64(_mm256_cmpgt_epi64(dhi, t2), _mm256_cmpgt_epi64(dhi, t4)),
-                _mm256_add_epi64(_mm256_cmpgt_epi64(dhi, t16), _mm256_cmpgt_epi64(dhi, t256)));
+            __m256i hlo = span_ends4(dlo), hhi = span_ends4(dhi);
             good = _mm256_and_si256(good, _mm256_cmpeq_epi64(hlo, hhi));
             /* the errors (computed above) */
             if (_mm256_movemask_pd(_mm256_castsi256_pd(yz)) != 0) {
