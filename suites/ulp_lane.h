@@ -264,8 +264,8 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * decisions in fewer operations. */
 /* The inputs of a run: 32, where the chords bound f between a run's ends to about 10^-3 ulp
  * (16 before the chords: a run's width grows with its length, a chord's term as its square
- * but from next to nothing), so that a block of 128 needs 5 enclosures at its runs' ends,
- * not 9. */
+ * but from next to nothing), so that a block of 256 (ulp.c) needs 9 enclosures at its runs'
+ * ends, not 17. */
 #define GS_SPAN 32
 struct gs_fused_span {
     double ms, w;      /* f(x) 2^-k and V 2^-k within [ms - w, ms + w] */
