@@ -1678,7 +1678,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * run's RN(f(x)) is often one; elsewhere its chords (ulp_lane.h) give most inputs one
      * RN(f(x)) and RD(f(x)) of their own; so the lane takes most outputs, correctly rounded
      * or not, whose verdict is certain.  Those it leaves are enclosed after it.  Where no
-     * run's span holds (outputs below the normal range, say), the path below serves, for
+     * run's span holds for it (f below the normal range, where a span is the exact
+     * function's measurement's alone, ulp_lane.h), the path below serves, for
      * FUSED_LANE_SKIP blocks. */
     unsigned char tk_spo[ULP_MEAS_BLOCK], tk_rule[ULP_MEAS_BLOCK], tk_flo[ULP_MEAS_BLOCK];
     uint64_t n_spo = 0, n_rule = 0, n_flo = 0; /* (tk_rule: own_rule's; tk_flo: flat runs') */
@@ -1703,8 +1704,8 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     int own_span = 0;
     if (curv_own >= 0) {
         span_ends(c->func, x, xd, k, curv_own, spo, en, ok);
-        for (size_t j = 0; j * GS_SPAN < k; j++)
-            own_span |= spo[j].ok;
+        for (size_t j = 0; j * GS_SPAN < k; j++) /* (one below the normal range: unjudged) */
+            own_span |= spo[j].ok && !spo[j].sub;
         if (!own_span)
             fs.skip_spo = FUSED_LANE_SKIP;
     }

@@ -261,7 +261,33 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
  * floors are ys, rlo = rhi = y's bits (the run's range holds RN(f(x)) = y too).  So the
  * lane's integer tests pass it with dlo = dhi = 0 (bucket 0, faithful, passed by any policy)
  * and only the three errors' tests decide: the vector lanes test such batches so, the same
- * decisions in fewer operations. */
+ * decisions in fewer operations.
+ *
+ * Below the normal range.  Where f at both ends of a run lies below 2^-126 (or one end in
+ * [2^-126, 2^-125) and the other below it), every f(x) of the run is below 2^-125 (the same
+ * test of hi, with 2^24), so its ulp is 2^-149 (measure.c: k = max(e, emin) - 23), one grid
+ * for the subnormals and the first binade, where r 2^-149 has the bits r (base 0): the span
+ * is formed in units of 2^-149 (sub; each end's ms and es scaled by 2^(E_i + 126), exact for
+ * E_i >= -900), and every argument above holds with these changes.  (a) The values lie in
+ * [0, 2^24), not [2^23, 2^24): a rounding of one of them errs by at most 2^-30, and by at
+ * most 2^-52 times the largest value in play (hi, or 2 hi for a sum).  (b) V is f(x) rounded
+ * to odd at 40 bits of its own binade (measure.c: P = p + 16 bits at any exponent), within
+ * f(x) 2^-39 <= hi 2^-39 of it, below the 2^-16 of a normal result.  So the margins 2^-15
+ * (w) and 2^-14 (wc) become mu and 2 mu with mu = min(2^-15, hi 2^-36): hi 2^-36 exceeds
+ * hi 2^-39 and the forty-odd roundings (each at most hi 2^-52, c_1 - c_0 and hi - lo among
+ * them: no longer exact by Sterbenz where the ends differ by more than twice) with room
+ * (where f is far below one unit, an absolute margin would be wider than f itself and the
+ * relative error's bound m_i - wc would fall to nothing).  (c) The truncations are floors
+ * only for values above -1: m_i - wc may be below 0 where f(x) is, but f(x) >= 0 (a
+ * magnitude), so a truncation (toward 0, at least the floor) stays a lower bound of
+ * floor(f(x) 2^149 + 1/2) and of floor(f(x) 2^149), both at least 0.  (d) RN(f(x)) may be a
+ * zero (f(x) below 2^-150: rlo = 0); then a zero output is not what the lane assumes (+0 for
+ * a negative f is not correctly rounded though at distance 0), so zeros are refused where
+ * the run's rlo is 0 (and are taken as before where RN(f(x)) is at least the least
+ * subnormal: cr_distance its bits, the relative error 1).  (e) The policy's verdict for a
+ * result below the normal range depends on its accuracy_domain, and a zero output's defect
+ * is ftz or signed_zero there: such a span serves the exact function's measurement alone
+ * (unjudged), and the lanes refuse it judged. */
 /* The inputs of a run: 32, where the chords bound f between a run's ends to about 10^-3 ulp
  * (16 before the chords: a run's width grows with its length, a chord's term as its square
  * but from next to nothing), so that a block of 256 (ulp.c) needs 9 enclosures at its runs'
@@ -279,55 +305,73 @@ struct gs_fused_span {
                           (one RD for the run where they are equal) */
     uint64_t sign;     /* f's sign, in bit 31 */
     int ok;            /* 0: the run decides nothing */
+    int sub;           /* f below 2^-125 (k = -149, values in [0, 2^24)): the exact function's
+                          lane only, zeros refused where RN(f(x)) may be one (see above) */
 };
 
 /* The span of a run between the enclosures a and b (oka, okb: they hold; ulp.c checks that
  * f is monotone between their inputs); curv >= 0: the run's inputs are equally spaced, n steps
  * from a's input to b's, and f within curv of the chord between (M h^2 / 8 for the run's
- * width h, in f's units), else -1 (no chord). */
+ * width h, in f's units), else -1 (no chord).  Below the normal range, in units of 2^-149
+ * (sub: see above). */
 static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
                                     const struct geluref_encl *b, int okb, double curv, double n,
                                     struct gs_fused_span *s)
 {
     s->ok = 0;
+    s->sub = 0;
     if (!oka || !okb || a->side != 0 || b->side != 0)
         return;
     const struct geluref_encl *ab[2] = { a, b };
-    double lo = 0, hi = 0, c[2], r = 0;
-    int64_t E = 0;
-    uint64_t sign = 0;
+    double ms[2], es[2], lo = 0, hi = 0, c[2], r = 0;
+    int64_t Ei[2];
+    uint64_t si[2];
     for (int i = 0; i < 2; i++) {
         uint64_t mb;
         memcpy(&mb, &ab[i]->m, sizeof mb);
         int64_t em = (int64_t)(mb >> 52 & 0x7ff) - 1023;
         if (em == -1023 || em == 1024)
             return;
-        int64_t Ei = em + ab[i]->e;
-        uint64_t si = (mb >> 63) << 31;
-        double ms = gs_fused_ms_of(mb), es = ab[i]->err * gs_fused_pow2(23 - em);
-        double l = ms - es, h = ms + es;
+        Ei[i] = em + ab[i]->e;
+        si[i] = (mb >> 63) << 31;
+        ms[i] = gs_fused_ms_of(mb);
+        es[i] = ab[i]->err * gs_fused_pow2(23 - em);
+    }
+    if (si[0] != si[1])
+        return;
+    int64_t E = Ei[0];
+    if (Ei[0] < -126 || Ei[1] < -126) { /* below the normal range (above) */
+        if (Ei[0] > -126 || Ei[1] > -126 || Ei[0] < -900 || Ei[1] < -900)
+            return;
+        for (int i = 0; i < 2; i++) { /* in units of 2^-149: exact (normal doubles) */
+            ms[i] *= gs_fused_pow2(Ei[i] + 126);
+            es[i] *= gs_fused_pow2(Ei[i] + 126);
+        }
+        E = -126;
+        s->sub = 1;
+    } else if (Ei[1] != E) {
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        double l = ms[i] - es[i], h = ms[i] + es[i];
         c[i] = (l + h) * 0.5;
         r = (h - l) * 0.5 > r ? (h - l) * 0.5 : r;
-        if (i == 0) {
-            E = Ei;
-            sign = si;
-            lo = l;
-            hi = h;
-        } else {
-            if (Ei != E || si != sign)
-                return;
-            lo = l < lo ? l : lo;
-            hi = h > hi ? h : hi;
-        }
+        lo = i == 0 || l < lo ? l : lo;
+        hi = i == 0 || h > hi ? h : hi;
     }
-    if (E < -126 || E > 127 || !(lo - 0x1p-14 >= 0x1p23) || !(hi + 0x1p-14 < 0x1p24))
+    uint64_t sign = si[0];
+    if (E > 127 || !(hi + 0x1p-14 < 0x1p24) || (!s->sub && !(lo - 0x1p-14 >= 0x1p23)))
         return;
+    /* the margin for V and the roundings: 2^-15, or below the normal range where f is
+     * small, hi 2^-36 (above) */
+    double mu = s->sub && hi * 0x1p-36 < 0x1p-15 ? hi * 0x1p-36 : 0x1p-15;
     s->ms = (lo + hi) * 0.5;
-    s->w = (hi - lo) * 0.5 + 0x1p-15;
+    s->w = (hi - lo) * 0.5 + mu;
     s->sc = gs_fused_pow2(23 - E);
     s->p2k = gs_fused_pow2(E - 23);
     int64_t base = (E + 126) * ((int64_t)1 << 23); /* bits of r 2^k: base + r */
-    /* (floor as the conversion's truncation: every one of these is above 2^23 - 1) */
+    /* (floor as the conversion's truncation: every one of these is above 2^23 - 1; below
+     * the normal range a lower bound where negative, see above) */
     s->rlo = base + (int64_t)(s->ms - s->w + 0.5 - 0x1p-20);
     s->rhi = base + (int64_t)(s->ms + s->w + 0.5 + 0x1p-20);
     s->flo = (int64_t)(s->ms - s->w - 0x1p-20);
@@ -337,7 +381,7 @@ static inline void gs_fused_span_of(const struct geluref_encl *a, int oka,
     s->c0 = s->ms;
     s->dc = 0;
     s->wc = s->w;
-    double wc = (r + curv * s->sc * 1.01) + 0x1p-14;
+    double wc = (r + curv * s->sc * 1.01) + 2 * mu;
     if (curv >= 0 && n >= 1 && wc < s->w) { /* the chord, where it is the narrower */
         s->c0 = c[0];
         s->dc = (c[1] - c[0]) / n;
@@ -398,7 +442,7 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, size_t i, ui
     int64_t ymag = (int64_t)(y & 0x7fffffff);
     int zero = (y & ~(uint64_t)0x80000000u) == 0; /* +-0 */
     if (!s->ok || !(zero || ((y & 0xffffffff80000000u) == s->sign && ymag != 0)) ||
-        ymag >= 0x7f800000)
+        ymag >= 0x7f800000 || (s->sub && (b->v != NULL || (zero && s->rlo == 0))))
         return 0;
     double mi = s->c0 + s->dc * (double)i;
     int64_t rlo, rhi, rd, dlo, dhi;
@@ -445,6 +489,42 @@ static inline int gs_fused_span_take(const struct gs_fused_span *s, size_t i, ui
     *fa = faith;
     *fail = !pass;
     return 1;
+}
+
+/* Whether gs_fused_span_take takes, unjudged (b->v NULL: the exact function's measurement),
+ * every output of span s's run of n inputs (0 .. n - 1) whose bits lie in [ylo, yhi]
+ * (unsigned), far: the vector lanes test a run so from the least and greatest bits of its
+ * outputs (those the lane is asked about), instead of each, and take them all as far (bucket
+ * ">256", neither correctly rounded nor faithful) where it holds.  The same decisions: each
+ * such output is of f's sign, finite and not zero (the bits of one sign, not zero and
+ * finite, are the interval [sign | 1, sign | 0x7f7fffff]), its magnitude as far from [rlo,
+ * rhi] (so from its input's own range within it) as the nearest end's; and each of its
+ * computed errors at most the run's below, every step of them monotone (rounding is):
+ * m_i = c0 + dc i moves one way along i, so lies between m_0 and m_{n-1} (ml, mh, computed
+ * as the lanes compute m_i); ys = y 2^-k (exact) between ys(ylo) and ys(yhi) (the magnitude
+ * grows with the bits in one sign); so |ys - m_i| is at most the larger of ys(yhi) - ml and
+ * mh - ys(ylo), and its rounding at most theirs; uh and the absolute bound grow with d, and
+ * max_rel (m_i - wc) (1 - 2^-48) is least at ml for max_rel >= 0 (a negative or NaN maximum
+ * fails the run's test, and each output's).  So where the run's three tests pass, each
+ * output's pass too. */
+static inline int gs_fused_span_far_run(const struct gs_fused_span *s, size_t n, uint64_t ylo,
+                                        uint64_t yhi, const struct gs_quick_bounds *b)
+{
+    if (!s->ok || b->v != NULL || n == 0 || ylo < (s->sign | 1) || yhi > (s->sign | 0x7f7fffff))
+        return 0;
+    int64_t al = (int64_t)(ylo & 0x7fffffff), ah = (int64_t)(yhi & 0x7fffffff);
+    if (!(ah < s->rlo - 256 || al > s->rhi + 256))
+        return 0;
+    double m0 = s->c0 + s->dc * 0.0, m1 = s->c0 + s->dc * (double)(n - 1);
+    double ml = m0 < m1 ? m0 : m1, mh = m0 < m1 ? m1 : m0;
+    uint32_t bl = (uint32_t)al, bh = (uint32_t)ah;
+    float fl, fh;
+    memcpy(&fl, &bl, sizeof fl);
+    memcpy(&fh, &bh, sizeof fh);
+    double du = (double)fh * s->sc - ml, dd = mh - (double)fl * s->sc;
+    double uh = ((du > dd ? du : dd) + s->wc) * (1 + 0x1p-50);
+    return uh < b->max_ulp && uh * s->p2k * (1 + 0x1p-50) + 0x1p-1074 < b->max_abs &&
+           uh * (1 + 0x1p-48) < b->max_rel * (ml - s->wc) * (1 - 0x1p-48);
 }
 
 /* *take = ok && gs_fused_span_take(s, i, x, y, b), counted into *cnt where taken (the lanes'

@@ -783,9 +783,54 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
     for (size_t j = 0; j * GS_SPAN < k; j++) {
         const struct gs_fused_span *sp = &s[j];
         size_t q = j * GS_SPAN, end = q + GS_SPAN < k ? q + GS_SPAN : k;
-        if (!sp->ok) {
+        if (!sp->ok || (judged && sp->sub)) { /* (a span below the normal range: unjudged) */
             memset(take + q, 0, end - q);
             continue;
+        }
+        if (!judged) {
+            /* The run at once where every output asked about is far and within the maxima
+             * (gs_fused_span_far_run, from their least and greatest bits; unsigned
+             * comparisons as signed ones of the bits with the top one flipped, the outputs
+             * not asked about set to all ones for the least and to 0 for the greatest): each
+             * batch's takes stored as it goes (ok), kept where the run's test passes, else
+             * written again below. */
+            __m256i vlo = _mm256_set1_epi64x(INT64_MAX), vhi = tbit; /* (flipped) */
+            uint64_t nok = 0, ylo = UINT64_MAX, yhi = 0;
+            size_t r = q;
+            for (; r + 4 <= end; r += 4) {
+                uint32_t okw;
+                memcpy(&okw, ok + r, sizeof okw);
+                __m256i okv =
+                    _mm256_cmpgt_epi64(_mm256_cvtepu8_epi64(_mm_cvtsi32_si128((int)okw)), zero);
+                __m256i yv = _mm256_loadu_si256((const __m256i *)(const void *)&y[r]);
+                __m256i a = _mm256_xor_si256(_mm256_or_si256(yv, _mm256_xor_si256(okv, all)),
+                                             tbit);
+                __m256i c = _mm256_xor_si256(_mm256_and_si256(yv, okv), tbit);
+                vlo = _mm256_blendv_epi8(vlo, a, _mm256_cmpgt_epi64(vlo, a));
+                vhi = _mm256_blendv_epi8(vhi, c, _mm256_cmpgt_epi64(c, vhi));
+                unsigned ob = bits4(okv);
+                uint32_t tw = spread4(ob);
+                memcpy(take + r, &tw, sizeof tw);
+                nok += (unsigned)__builtin_popcount(ob);
+            }
+            for (; r < end; r++) { /* fewer than four */
+                take[r] = ok[r] != 0;
+                nok += take[r];
+                ylo = take[r] && y[r] < ylo ? y[r] : ylo;
+                yhi = take[r] && y[r] > yhi ? y[r] : yhi;
+            }
+            uint64_t lv[4], hv[4];
+            _mm256_storeu_si256((__m256i *)(void *)lv, vlo);
+            _mm256_storeu_si256((__m256i *)(void *)hv, vhi);
+            for (int i = 0; i < 4; i++) {
+                ylo = (lv[i] ^ (uint64_t)INT64_MIN) < ylo ? lv[i] ^ (uint64_t)INT64_MIN : ylo;
+                yhi = (hv[i] ^ (uint64_t)INT64_MIN) > yhi ? hv[i] ^ (uint64_t)INT64_MIN : yhi;
+            }
+            if (nok == 0 || gs_fused_span_far_run(sp, end - q, ylo, yhi, b)) {
+                n += nok;
+                ntop += nok; /* ">256" */
+                continue;
+            }
         }
         const __m256i vsign = _mm256_set1_epi64x((int64_t)sp->sign);
         const __m256i rlo = _mm256_set1_epi64x(sp->rlo), rhi = _mm256_set1_epi64x(sp->rhi);
@@ -798,6 +843,8 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
         const __m256d vdc = _mm256_set1_pd(sp->dc), vw = _mm256_set1_pd(sp->wc);
         const __m256d vp2k = _mm256_set1_pd(sp->p2k);
         const size_t q0 = q; /* the run's first input */
+        /* zeros refused where RN(f(x)) may be one (below the normal range) */
+        const __m256i zok = sp->sub && sp->rlo == 0 ? zero : all;
         for (; q + 4 <= end; q += 4) {
             uint32_t okw;
             memcpy(&okw, ok + q, sizeof okw);
@@ -841,7 +888,8 @@ void gs_fused_span_lane_n_avx2(const struct gs_fused_span *s, const unsigned cha
                     continue;
                 }
             }
-            __m256i yz = _mm256_cmpeq_epi64(_mm256_and_si256(yv, nsign), zero); /* +-0 */
+            __m256i yz = _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_and_si256(yv, nsign), zero),
+                                          zok); /* +-0 (where taken) */
             __m256i good = _mm256_or_si256(
                 _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_and_si256(yv, signm), vsign),
                                  _mm256_cmpgt_epi64(ymag, zero)),

@@ -315,12 +315,37 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
     __m512i vc256 = zero;
     uint64_t nfar = 0, ncrf = 0; /* taken far, correctly rounded for certain (below) */
     uint64_t nfl = 0; /* taken failed (the general path) */
+    int gen = 0, cln = 0; /* the general path, the clean one, taken */
     for (size_t j = 0; j * GS_SPAN < k; j++) {
         const struct gs_fused_span *sp = &s[j];
         size_t q = j * GS_SPAN, end = q + GS_SPAN < k ? q + GS_SPAN : k;
-        if (!sp->ok) {
+        if (!sp->ok || (judged && sp->sub)) { /* (a span below the normal range: unjudged) */
             memset(take + q, 0, end - q);
             continue;
+        }
+        if (!judged) {
+            /* The run at once where every output asked about is far and within the maxima
+             * (gs_fused_span_far_run, from their least and greatest bits): each batch's
+             * takes stored as it goes (ok), kept where the run's test passes, else written
+             * again by the batches below. */
+            __m512i vlo = _mm512_set1_epi64(-1), vhi = zero;
+            uint64_t nok = 0;
+            for (size_t r = q; r < end; r += 8) {
+                __mmask8 lm = end - r >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (end - r)) - 1);
+                __mmask8 okm = _mm_test_epi8_mask(_mm_maskz_loadu_epi8(lm, ok + r),
+                                                  _mm_set1_epi8(-1));
+                __m512i yv = _mm512_maskz_loadu_epi64(okm, &y[r]);
+                vlo = _mm512_mask_min_epu64(vlo, okm, vlo, yv);
+                vhi = _mm512_mask_max_epu64(vhi, okm, vhi, yv);
+                _mm_mask_storeu_epi8(take + r, lm, _mm_maskz_mov_epi8(okm, ones8));
+                nok += (uint64_t)__builtin_popcount(okm);
+            }
+            if (nok == 0 || gs_fused_span_far_run(sp, end - q,
+                                                  (uint64_t)_mm512_reduce_min_epu64(vlo),
+                                                  (uint64_t)_mm512_reduce_max_epu64(vhi), b)) {
+                nfar += nok;
+                continue;
+            }
         }
         const __m512i vsign = _mm512_set1_epi64((int64_t)sp->sign);
         const __m512i rlo = _mm512_set1_epi64(sp->rlo), rhi = _mm512_set1_epi64(sp->rhi);
@@ -335,6 +360,8 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
         const __m512d vdc = _mm512_set1_pd(sp->dc), vw = _mm512_set1_pd(sp->wc);
         const __m512d vp2k = _mm512_set1_pd(sp->p2k), vcrd = _mm512_set1_pd(sp->crd);
         const size_t q0 = q; /* the run's first input */
+        /* zeros refused where RN(f(x)) may be one (below the normal range) */
+        const __mmask8 zok = sp->sub && sp->rlo == 0 ? 0 : 0xff;
         for (; q < end; q += 8) {
             __mmask8 lm = end - q >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (end - q)) - 1);
             __mmask8 okm = _mm_test_epi8_mask(_mm_maskz_loadu_epi8(lm, ok + q),
@@ -441,6 +468,7 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                     __m512i inc = _mm512_or_si512(_mm512_sllv_epi64(one, sh),
                                                   _mm512_maskz_mov_epi64(fam, fa56));
                     vbk = _mm512_mask_add_epi64(vbk, good, vbk, inc);
+                    cln = 1;
                     if (++nbk == 255) {
                         span_bytes(vbk, hb);
                         vbk = zero;
@@ -450,7 +478,7 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                 }
             }
             __mmask8 below = _mm512_cmpgt_epi64_mask(ilo, ymag);
-            __mmask8 yz = _mm512_mask_cmpeq_epi64_mask(lm, _mm512_and_si512(yv, nsign), zero);
+            __mmask8 yz = _mm512_mask_cmpeq_epi64_mask(lm & zok, _mm512_and_si512(yv, nsign), zero);
             __mmask8 good = okm &
                             ((_mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, signm), vsign) &
                               _mm512_cmpgt_epi64_mask(ymag, zero)) |
@@ -491,6 +519,7 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             }
             _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
             /* the counts lane by lane (masked adds, summed once at the end) */
+            gen = 1;
             vn = _mm512_mask_add_epi64(vn, good, vn, one);
             vcr = _mm512_mask_add_epi64(vcr, good & (__mmask8)~g0, vcr, one);
             vfa = _mm512_mask_add_epi64(vfa, good & fam, vfa, one);
@@ -504,17 +533,26 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
     /* (the far outputs taken are above every end: in each count but cr's and faithful's; the
      * correctly rounded ones for certain below every end: in n, cr and faithful; the clean
      * path's in its buckets hb, and faithful and failed counted there) */
-    span_bytes(vbk, hb);
+    if (nbk > 0)
+        span_bytes(vbk, hb);
     uint64_t nclean = hb[0] + hb[1] + hb[2] + hb[3] + hb[4] + hb[5] + hb[6];
-    uint64_t n = (uint64_t)_mm512_reduce_add_epi64(vn) + nfar + ncrf + nclean;
-    uint64_t ncr = (uint64_t)_mm512_reduce_add_epi64(vcr) + ncrf + hb[0];
-    uint64_t nfa = (uint64_t)_mm512_reduce_add_epi64(vfa) + ncrf + hb[7];
-    nfl += (uint64_t)_mm512_reduce_add_epi64(vfl);
-    uint64_t c256 = (uint64_t)_mm512_reduce_add_epi64(vc256) + nfar + hb[6];
-    uint64_t c16 = (uint64_t)_mm512_reduce_add_epi64(vc16) + nfar + hb[5] + hb[6];
-    uint64_t c4 = (uint64_t)_mm512_reduce_add_epi64(vc4) + nfar + hb[4] + hb[5] + hb[6];
-    uint64_t c2 = (uint64_t)_mm512_reduce_add_epi64(vc2) + nfar + hb[3] + hb[4] + hb[5] + hb[6];
-    uint64_t c1 = (uint64_t)_mm512_reduce_add_epi64(vc1) + nfar + nclean - hb[0] - hb[1];
+    /* (the vector counts summed only where a path added to them) */
+    uint64_t g[8] = { 0 }; /* the general path's n, cr, faithful, c1, c2, c4, c16, c256 */
+    if (gen) {
+        const __m512i gv[8] = { vn, vcr, vfa, vc1, vc2, vc4, vc16, vc256 };
+        for (int i = 0; i < 8; i++)
+            g[i] = (uint64_t)_mm512_reduce_add_epi64(gv[i]);
+    }
+    if (cln)
+        nfl += (uint64_t)_mm512_reduce_add_epi64(vfl);
+    uint64_t n = g[0] + nfar + ncrf + nclean;
+    uint64_t ncr = g[1] + ncrf + hb[0];
+    uint64_t nfa = g[2] + ncrf + hb[7];
+    uint64_t c256 = g[7] + nfar + hb[6];
+    uint64_t c16 = g[6] + nfar + hb[5] + hb[6];
+    uint64_t c4 = g[5] + nfar + hb[4] + hb[5] + hb[6];
+    uint64_t c2 = g[4] + nfar + hb[3] + hb[4] + hb[5] + hb[6];
+    uint64_t c1 = g[3] + nfar + nclean - hb[0] - hb[1];
     cnt->n += n;
     cnt->cr += ncr;
     cnt->faithful += nfa;

@@ -53,10 +53,37 @@
 
 #define MAXR (3 * GS_SPAN)
 
+/* Where f's binary32 values are below the normal range (from its subnormals down to a zero
+ * RN), with some room either side: increasing x, so a run goes one way or the other */
+static const struct {
+    enum geluref_func f;
+    double lo, hi;
+} subr[] = { { GELUREF_GELU, -14.7, -12.9 },    { GELUREF_GELU_GRAD, -14.9, -13.1 },
+             { GELUREF_NORMCDF, -14.5, -12.7 }, { GELUREF_NORMPDF, 12.9, 14.7 },
+             { GELUREF_NORMPDF, -14.7, -12.9 }, { GELUREF_ERFC, 8.9, 10.4 },
+             { GELUREF_GELU_TANH, -11.1, -9.8 } };
+
 /* The run's RD(f(x)) bits where one for the whole run (its floors equal), else -2 */
 static int64_t run_rd(const struct gs_fused_span *s)
 {
     return s->flo == s->fhi ? s->base + s->flo : -2;
+}
+
+/* RD(|f(x)|)'s bits (binary32, sign cleared) for RN(f(x)) = want: RN itself or the pattern
+ * below it, that one faithful (gs_measure) exactly where it is RD; 0 where RN is a zero
+ * (|f(x)| below half the least subnormal); -3 where gs_measure failed (said). */
+static int64_t rd_of(struct gs_ref *ref, enum geluref_func f, uint64_t x, uint64_t want)
+{
+    int64_t wm = (int64_t)(want & 0x7fffffff);
+    if (wm == 0)
+        return 0;
+    struct gs_meas wd;
+    uint64_t yd = (want & 0x80000000) | (uint64_t)(wm - 1);
+    if (gs_measure(ref, f, GELUREF_F32, x, yd, &wd) != GELUREF_OK) {
+        printf("FAIL: gs_measure\n");
+        return -3;
+    }
+    return wd.faithful ? wm - 1 : wm;
 }
 
 /* One of the maxima: at, next to or far from v. */
@@ -97,7 +124,8 @@ int main(int argc, char **argv)
                   bucket[GS_HIST_N] = { 0 }, near_max = 0, zeros = 0, zeros_tie = 0,
                   one_r = 0, d1_fa = 0, d1_unfa = 0, judged_taken = 0, judged_left = 0,
                   chords = 0, chord_taken = 0, chord_only = 0, chord_near = 0, far_taken = 0,
-                  one_i = 0, failed_taken = 0;
+                  one_i = 0, failed_taken = 0, far_whole = 0, sub_spans = 0, sub_taken = 0,
+                  sub_rn0 = 0, sub_near = 0;
     for (long it = 0; it < n; it++) {
         enum geluref_func f = fs[next64() % (sizeof fs / sizeof fs[0])];
         /* a last run of one input now and then (len GS_SPAN + 1 or 2 GS_SPAN + 1: its span is
@@ -111,6 +139,17 @@ int main(int argc, char **argv)
         int near0 = next64() % 3 == 0;
         uint64_t ex0 = near0 ? 127 - 30 + next64() % 24 : 127 - 6 + next64() % 11;
         uint64_t xb = (uint64_t)(next64() % 2) << 31 | ((ex0 << 23) + (next64() & 0x7fffff));
+        /* a sixth of the runs where f is below the normal range (subnormal, or a zero RN:
+         * the exact function's spans there), from a little above it to a little below */
+        for (size_t j = 0; j < sizeof subr / sizeof subr[0]; j++)
+            if (subr[j].f == f && next64() % 6 == 0) {
+                float v = (float)(subr[j].lo + (subr[j].hi - subr[j].lo) *
+                                                   ((double)(next64() >> 11) * 0x1p-53));
+                uint32_t vb;
+                memcpy(&vb, &v, sizeof vb);
+                xb = vb;
+                break;
+            }
         uint64_t gap = next64() % 3 ? 1 : 1 + next64() % 4000;
         for (size_t i = 0; i < len; i++) {
             x[i] = xb + i * gap;
@@ -140,6 +179,7 @@ int main(int argc, char **argv)
             gs_fused_span_of(&en[j], eok[j], &en[j + 1], eok[j + 1], curv, (double)(ib - ia),
                              &s[j]);
             chords += s[j].ok && s[j].dc != 0;
+            sub_spans += s[j].ok && s[j].sub;
             spans++;
             spans_ok += s[j].ok != 0;
             one_r += s[j].ok && s[j].rlo == s[j].rhi;
@@ -168,14 +208,10 @@ int main(int argc, char **argv)
             int64_t wm = (int64_t)(w.want & 0x7fffffff);
             /* the span's RD(f(x)) where it has one: RN(f(x)) or the pattern below it, and that
              * one is faithful (gs_measure) exactly where it is RD */
-            if (sp->ok && run_rd(sp) != -2 && wm >= 1) {
-                struct gs_meas wd;
-                uint64_t yd = (w.want & 0x80000000) | (uint64_t)(wm - 1);
-                if (gs_measure(ref, f, GELUREF_F32, x[i], yd, &wd) != GELUREF_OK) {
-                    printf("FAIL: gs_measure\n");
+            if (sp->ok && run_rd(sp) != -2) {
+                int64_t rd = rd_of(ref, f, x[i], w.want);
+                if (rd == -3)
                     return 1;
-                }
-                int64_t rd = wd.faithful ? wm - 1 : wm;
                 if (rd != run_rd(sp) && wrong++ < 20)
                     printf("FAIL %s x=%a: RD(f(x)) 0x%08llx, the span's rd 0x%08llx\n",
                            geluref_func_name(f), xd[i], (unsigned long long)rd,
@@ -186,16 +222,9 @@ int main(int argc, char **argv)
             if (sp->ok) {
                 int64_t ilo, ihi, ird;
                 gs_fused_span_rn(sp, sp->c0 + sp->dc * (double)(i % GS_SPAN), &ilo, &ihi, &ird);
-                int64_t rd = -2;
-                if (ird != -2 && wm >= 1) {
-                    struct gs_meas wd;
-                    uint64_t yd = (w.want & 0x80000000) | (uint64_t)(wm - 1);
-                    if (gs_measure(ref, f, GELUREF_F32, x[i], yd, &wd) != GELUREF_OK) {
-                        printf("FAIL: gs_measure\n");
-                        return 1;
-                    }
-                    rd = wd.faithful ? wm - 1 : wm;
-                }
+                int64_t rd = ird != -2 ? rd_of(ref, f, x[i], w.want) : -2;
+                if (rd == -3)
+                    return 1;
                 one_i += ilo == ihi && sp->rlo != sp->rhi;
                 if (wm < ilo || wm > ihi || ilo < sp->rlo || ihi > sp->rhi ||
                     (ird != -2 && ird != rd)) {
@@ -245,8 +274,13 @@ int main(int argc, char **argv)
                 return 1;
             }
         }
-        /* the maxima near one of the run's measurements */
+        /* the maxima near one of the run's measurements (in half an approximation's runs the
+         * one of the largest ulp error: above it, the vector lanes take such a run whole,
+         * unless one of its outputs is not far) */
         const struct gs_meas *t = &m[next64() % len];
+        if (far_run && next64() % 2)
+            for (size_t i = 0; i < len; i++)
+                t = m[i].ulp > t->ulp ? &m[i] : t;
         struct gs_quick_bounds b;
         memset(&b, 0, sizeof b);
         b.max_ulp = bound_near(t->ulp);
@@ -330,6 +364,33 @@ int main(int argc, char **argv)
         }
 #endif
         (void)ta;
+        /* a run taken whole (gs_fused_span_far_run, from the least and greatest bits of the
+         * outputs asked about, as the vector lanes test it): each of those must be taken, far
+         * (bucket ">256") */
+        for (size_t j = 0; b.v == NULL && j * GS_SPAN < len; j++) {
+            size_t q0 = j * GS_SPAN, e = q0 + GS_SPAN < len ? q0 + GS_SPAN : len;
+            uint64_t ylo = UINT64_MAX, yhi = 0;
+            for (size_t i = q0; i < e; i++)
+                if (ok[i]) {
+                    ylo = y[i] < ylo ? y[i] : ylo;
+                    yhi = y[i] > yhi ? y[i] : yhi;
+                }
+            if (ylo > yhi || !gs_fused_span_far_run(&s[j], e - q0, ylo, yhi, &b))
+                continue;
+            far_whole++;
+            for (size_t i = q0; i < e; i++) {
+                int h = -1, fa = -1, fl = -1;
+                if (ok[i] && (!tg[i] || !gs_fused_span_take(&s[j], i - q0, x[i], y[i], &b, &h,
+                                                           &fa, &fl) ||
+                              h != GS_HIST_N - 2 || fa)) {
+                    if (wrong++ < 20)
+                        printf("FAIL %s x=%a y=0x%08llx: its run taken whole, but one at a time "
+                               "it is %s (bucket %d)\n",
+                               geluref_func_name(f), xd[i], (unsigned long long)y[i],
+                               tg[i] ? "taken" : "left", h);
+                }
+            }
+        }
         for (size_t i = 0; i < len; i++) {
             outs++;
             if (!tg[i]) {
@@ -352,6 +413,13 @@ int main(int argc, char **argv)
             }
             bucket[h]++;
             far_taken += far_run && h == GS_HIST_N - 2;
+            if (s[i / GS_SPAN].sub) { /* (the exact function's alone) */
+                sub_taken++;
+                sub_rn0 += (m[i].want & 0x7fffffff) == 0;
+                sub_near += h <= 1;
+                if (b.v != NULL && wrong++ < 20)
+                    printf("FAIL: a span below the normal range taken judged\n");
+            }
             /* taken from a chord, and where only the chord takes it (the run's whole width
              * refuses it) */
             const struct gs_fused_span *sc = &s[i / GS_SPAN];
@@ -451,12 +519,15 @@ int main(int argc, char **argv)
            "judged, %lu refused by the policy alone, %lu failed; %lu with an error above half "
            "its maximum; %lu zeros, %lu of them at max_rel 1; %lu from chords, %lu that the "
            "run's whole width refuses, %lu of these at distance 0 or 1; %lu far in an "
-           "approximation's run), %lu spans with a chord, %lu inputs with one RN from the "
-           "chord alone, %lu wrong, %lu different four or eight at a time%s%s\n",
+           "approximation's run; %lu runs taken whole, far; %lu below the normal range, %lu "
+           "of them with a zero RN, %lu at distance 0 or 1), %lu spans with a chord, %lu below "
+           "the normal range, %lu inputs with one RN from the chord alone, %lu wrong, %lu "
+           "different four or eight at a time%s%s\n",
            runs, spans, spans_ok, one_r, outs, taken, bucket[0], bucket[1], bucket[2], bucket[3],
            bucket[4], bucket[5], bucket[6], d1_fa, d1_unfa, judged_taken, judged_left, failed_taken,
            near_max,
-           zeros, zeros_tie, chord_taken, chord_only, chord_near, far_taken, chords, one_i,
+           zeros, zeros_tie, chord_taken, chord_only, chord_near, far_taken, far_whole,
+           sub_taken, sub_rn0, sub_near, chords, sub_spans, one_i,
            wrong, differ,
            avx2 ? "" : " (no AVX2: not compared)",
            avx512 ? "" : " (no AVX-512: eight at a time not compared)");
@@ -467,7 +538,8 @@ int main(int argc, char **argv)
         outs - taken < outs / 5 || !reached || near_max == 0 || zeros == 0 || zeros_tie == 0 ||
         one_r == 0 || d1_fa == 0 || d1_unfa == 0 || judged_taken == 0 || judged_left == 0 ||
         failed_taken == 0 ||
-        chords == 0 || chord_only == 0 || chord_near == 0 || one_i == 0 || far_taken == 0) {
+        chords == 0 || chord_only == 0 || chord_near == 0 || one_i == 0 || far_taken == 0 ||
+        far_whole == 0 || sub_spans == 0 || sub_taken == 0 || sub_rn0 == 0 || sub_near == 0) {
         printf("FAIL: too few runs, spans, outputs taken or refused, or buckets reached for the "
                "comparison to mean anything\n");
         return 1;
