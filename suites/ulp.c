@@ -1622,8 +1622,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     static _Thread_local struct geluref_encl ex[ULP_MEAS_BLOCK];
     unsigned char ok[ULP_MEAS_BLOCK], okx[ULP_MEAS_BLOCK];
     const uint64_t *x = a->x + i0, *y = a->y + i0;
-    for (size_t q = 0; q < k; q++)
-        xd[q] = value_of_x(GELUREF_F32, x[q]);
+    gs_f32_values_n(x, k, xd);
     /* pass 1.  Where the block's inputs (a local item's share a binade) lie between two
      * patterns of one sign and one region (their binade's ends, else the block's in an
      * exhaustive sweep, else their least and greatest), that is every input's region (a

@@ -4,6 +4,7 @@
 
 #include "ulp_fused.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 void gs_fused_bound_lane_n_generic(const struct geluref_encl *e, const unsigned char *ok,
@@ -32,9 +33,17 @@ void gs_fused_bound_lane_n_generic(const struct geluref_encl *e, const unsigned 
 int gs_lane_avx512(void)
 {
 #if defined(GS_HAVE_AVX512_LANE)
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx2");
+    /* asked at every lane's call: the CPU's answer kept (-1: not asked yet; threads that race
+     * store the same value) */
+    static atomic_int have = -1;
+    int h = atomic_load_explicit(&have, memory_order_relaxed);
+    if (h < 0) {
+        h = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+            __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
+            __builtin_cpu_supports("avx2");
+        atomic_store_explicit(&have, h, memory_order_relaxed);
+    }
+    return h;
 #else
     return 0;
 #endif
@@ -186,4 +195,25 @@ size_t gs_left_n(const double *xd, const unsigned char *take, size_t k, double *
         return gs_left_n_avx512(xd, take, k, xl, il);
 #endif
     return gs_left_n_generic(xd, take, k, xl, il);
+}
+
+void gs_f32_values_n_generic(const uint64_t *x, size_t k, double *xd)
+{
+    for (size_t q = 0; q < k; q++) {
+        uint32_t b = (uint32_t)x[q];
+        float f;
+        memcpy(&f, &b, sizeof f);
+        xd[q] = f;
+    }
+}
+
+void gs_f32_values_n(const uint64_t *x, size_t k, double *xd)
+{
+#if defined(GS_HAVE_AVX512_LANE)
+    if (gs_lane_avx512()) {
+        gs_f32_values_n_avx512(x, k, xd);
+        return;
+    }
+#endif
+    gs_f32_values_n_generic(x, k, xd);
 }

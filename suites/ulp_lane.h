@@ -586,4 +586,14 @@ size_t gs_left_n_avx512(const double *xd, const unsigned char *take, size_t k, d
                         unsigned char *il);
 #endif
 
+/* xd[q] = the binary32 value whose bits are x[q]'s low 32, for q < k (exact: every binary32
+ * value is a double; the block's inputs as doubles, ulp.c fused_block): eight at a time with
+ * AVX-512 where gs_lane_avx512() says so, the same conversion (tests/suites/test_ulp_span.c
+ * compares both ways). */
+void gs_f32_values_n(const uint64_t *x, size_t k, double *xd);
+void gs_f32_values_n_generic(const uint64_t *x, size_t k, double *xd);
+#if defined(GS_HAVE_AVX512_LANE)
+void gs_f32_values_n_avx512(const uint64_t *x, size_t k, double *xd);
+#endif
+
 #endif

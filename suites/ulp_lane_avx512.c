@@ -905,3 +905,14 @@ size_t gs_left_n_avx512(const double *xd, const unsigned char *take, size_t k, d
     }
     return nl;
 }
+
+/* gs_f32_values_n eight at a time: the low halves narrowed (vpmovqd), widened as floats; the
+ * last inputs, fewer than eight, under a mask. */
+void gs_f32_values_n_avx512(const uint64_t *x, size_t k, double *xd)
+{
+    for (size_t q = 0; q < k; q += 8) {
+        __mmask8 lm = k - q >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (k - q)) - 1);
+        __m256i lo = _mm512_cvtepi64_epi32(_mm512_maskz_loadu_epi64(lm, &x[q]));
+        _mm512_mask_storeu_pd(&xd[q], lm, _mm512_cvtps_pd(_mm256_castsi256_ps(lo)));
+    }
+}

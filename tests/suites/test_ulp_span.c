@@ -41,7 +41,8 @@
  * policy below the unkept bound (counted as such), far in an approximation's runs, and refuse
  * others (some for the policy alone), so that a wrong decision could show.  Last, gs_left_n
  * (the inputs the lane left) eight at a time against one at a time and against the takes, on
- * N/10 blocks of 1 to 130 inputs.  Usage: test_ulp_span N SEED. */
+ * N/10 blocks of 1 to 130 inputs, and the block's inputs as doubles (gs_f32_values_n) eight
+ * at a time against one at a time on N/10 blocks of 1 to 260.  Usage: test_ulp_span N SEED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -510,9 +511,29 @@ int main(int argc, char **argv)
                        k, na, ng);
         }
     }
+    /* the block's inputs as doubles (gs_f32_values_n) eight at a time against one at a
+     * time: any low 32 bits (NaNs among them), whatever the high ones, blocks of 1 to 260,
+     * nothing written past k */
+    for (long it = 0; avx512 && it < n / 10; it++) {
+        size_t k = 1 + next64() % 260;
+        uint64_t xv[260];
+        double va[261], vg[260];
+        for (size_t q = 0; q < k; q++)
+            xv[q] = next64() % 4 ? next64() : (next64() << 32) | (0x7f800000u + next64() % 3);
+        memset(va, 0x5a, sizeof va);
+        gs_f32_values_n_avx512(xv, k, va);
+        gs_f32_values_n_generic(xv, k, vg);
+        unsigned char pad[sizeof(double)];
+        memset(pad, 0x5a, sizeof pad);
+        left_tries++;
+        if (memcmp(va, vg, k * sizeof(double)) != 0 || memcmp(&va[k], pad, sizeof pad) != 0) {
+            if (left_differ++ < 20)
+                printf("FAIL: the binary32 values eight at a time differ (k %zu)\n", k);
+        }
+    }
 #endif
-    printf("%lu blocks of inputs left compared eight at a time, %lu different\n", left_tries,
-           left_differ);
+    printf("%lu blocks of inputs left and of binary32 values compared eight at a time, %lu "
+           "different\n", left_tries, left_differ);
     differ += left_differ;
     printf("%lu runs, %lu spans (%lu hold, %lu with one RN), %lu outputs, %lu taken (buckets 0 "
            "to >256: %lu %lu %lu %lu %lu %lu %lu; at distance 1 %lu faithful, %lu not; %lu "
