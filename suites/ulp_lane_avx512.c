@@ -292,7 +292,7 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
     const __m512d tiny = _mm512_set1_pd(0x1p-1074);
     const __m512d vmu = _mm512_set1_pd(b->max_ulp), vma = _mm512_set1_pd(b->max_abs);
     const __m512d vmr = _mm512_set1_pd(b->max_rel), c48m = _mm512_set1_pd(1 - 0x1p-48);
-    const __m512d iota = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m512d iota = _mm512_setr_pd(0, 1, 2, 3, 4, 5, 6, 7), v8 = _mm512_set1_pd(8);
     const __m512d half = _mm512_set1_pd(0.5), c20 = _mm512_set1_pd(0x1p-20);
     const __m128i ones8 = _mm_set1_epi8(1);
     const __m512i vcrmax = _mm512_set1_epi64(judged ? gs_span_crmax(b->v->max_cr_distance) : 0);
@@ -359,10 +359,10 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
         const __m512d vsc = _mm512_set1_pd(sp->sc), vc0 = _mm512_set1_pd(sp->c0);
         const __m512d vdc = _mm512_set1_pd(sp->dc), vw = _mm512_set1_pd(sp->wc);
         const __m512d vp2k = _mm512_set1_pd(sp->p2k), vcrd = _mm512_set1_pd(sp->crd);
-        const size_t q0 = q; /* the run's first input */
         /* zeros refused where RN(f(x)) may be one (below the normal range) */
         const __mmask8 zok = sp->sub && sp->rlo == 0 ? 0 : 0xff;
-        for (; q < end; q += 8) {
+        __m512d vi = iota; /* the batch's places in the run (its inputs from 0) */
+        for (; q < end; q += 8, vi = _mm512_add_pd(vi, v8)) {
             __mmask8 lm = end - q >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (end - q)) - 1);
             __mmask8 okm = _mm_test_epi8_mask(_mm_maskz_loadu_epi8(lm, ok + q),
                                               _mm_set1_epi8(-1));
@@ -372,7 +372,6 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             }
             __m512i yv = _mm512_maskz_loadu_epi64(lm, &y[q]);
             __m512i ymag = _mm512_and_si512(yv, ymagm);
-            __m512d vi = _mm512_add_pd(iota, _mm512_set1_pd((double)(q - q0)));
             __m512d mi = _mm512_add_pd(vc0, _mm512_mul_pd(vdc, vi));
             __m512d vrel = _mm512_mul_pd(_mm512_mul_pd(vmr, _mm512_sub_pd(mi, vw)), c48m);
             __m256 yf = _mm256_castsi256_ps(_mm512_cvtepi64_epi32(ymag));
@@ -414,39 +413,32 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                 }
             }
             /* each input's RN range and RD (gs_fused_span_rn: truncations of values in [0,
-             * 2^25), the run's intersected) */
+             * 2^25); intersected with the run's below) */
             __m512d ml = _mm512_sub_pd(mi, vw), mh = _mm512_add_pd(mi, vw);
-            __m512i ilo = _mm512_max_epi64(
-                rlo, _mm512_add_epi64(vbase, _mm512_cvttpd_epi64(_mm512_sub_pd(
-                                                 _mm512_add_pd(ml, half), c20))));
-            __m512i ihi = _mm512_min_epi64(
-                rhi, _mm512_add_epi64(vbase, _mm512_cvttpd_epi64(_mm512_add_pd(
-                                                 _mm512_add_pd(mh, half), c20))));
-            __m512i fa = _mm512_max_epi64(rflo, _mm512_cvttpd_epi64(_mm512_sub_pd(ml, c20)));
-            __m512i fb = _mm512_min_epi64(rfhi, _mm512_cvttpd_epi64(_mm512_add_pd(mh, c20)));
-            const __mmask8 one_r = _mm512_cmpeq_epi64_mask(ilo, ihi); /* RN(f(x)) one */
-            const __mmask8 rdk = _mm512_cmpeq_epi64_mask(fa, fb);
-            const __mmask8 d1ok = one_r & rdk; /* and RD(f(x)) too */
-            const __m512i vrd = _mm512_mask_blend_epi64(rdk, _mm512_set1_epi64(-2),
-                                                        _mm512_add_epi64(vbase, fa));
-            const __m512i vrd1 = _mm512_add_epi64(vrd, one);
+            __m512i ta = _mm512_cvttpd_epi64(_mm512_sub_pd(_mm512_add_pd(ml, half), c20));
+            __m512i tb = _mm512_cvttpd_epi64(_mm512_add_pd(_mm512_add_pd(mh, half), c20));
+            __m512i ua = _mm512_cvttpd_epi64(_mm512_sub_pd(ml, c20));
+            __m512i ub = _mm512_cvttpd_epi64(_mm512_add_pd(mh, c20));
             /* the policy's verdict where dlo = dhi = D (below: one RN) */
             if (judged) {
-                /* Every output it may take clean: one RN(f(x)) and RD known, of f's sign,
-                 * finite, not zero (a tail under a chord, mostly).  Then dlo = dhi = D = |y -
-                 * rlo|, the bucket test passes (one bucket), and so does the one of D = 1
+                /* Every output it may take clean: its own range one RN(f(x)) and RD known
+                 * (the run's range, which holds both, then changes neither: its
+                 * intersection is not needed), of f's sign, finite, not zero (one unsigned
+                 * interval of bits; a tail under a chord, mostly).  Then dlo = dhi = D = |y
+                 * - rn|, the bucket test passes (one bucket), and so does the one of D = 1
                  * (RD known); faithful: y - rd in {0, 1} (RN is rd or rd + 1, so D = 0 is
                  * among them); the bucket from D - 1's binade.  The same decisions and
-                 * counts as below, in fewer mask operations (those bound the general
-                 * path). */
-                __mmask8 clean = one_r & rdk &
-                                 _mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, signm), vsign) &
-                                 _mm512_cmpgt_epi64_mask(ymag, zero) &
-                                 _mm512_cmpgt_epi64_mask(cinf, ymag);
+                 * counts as below, in fewer operations (a batch one RN only after the
+                 * intersection goes below: the same decisions too). */
+                __mmask8 clean = _mm512_cmpeq_epi64_mask(ta, tb) & _mm512_cmpeq_epi64_mask(ua, ub) &
+                                 _mm512_cmpge_epu64_mask(yv, smin) &
+                                 _mm512_cmple_epu64_mask(yv, smax);
                 if ((okm & (__mmask8)~clean) == 0) {
-                    __m512i dd = _mm512_abs_epi64(_mm512_sub_epi64(ymag, ilo));
+                    __m512i dd = _mm512_abs_epi64(
+                        _mm512_sub_epi64(ymag, _mm512_add_epi64(vbase, ta)));
                     __mmask8 z0 = _mm512_cmpeq_epi64_mask(dd, zero);
-                    __mmask8 fam = _mm512_testn_epi64_mask(_mm512_sub_epi64(ymag, vrd), notone);
+                    __mmask8 fam = _mm512_testn_epi64_mask(
+                        _mm512_sub_epi64(ymag, _mm512_add_epi64(vbase, ua)), notone);
                     __mmask8 pass = z0 | (_mm512_cmple_epi64_mask(dd, vcrmax) & (fam | nofa) &
                                           _mm512_cmp_pd_mask(uh, vpu, _CMP_LE_OQ));
                     __mmask8 good = okm & rel & e2, nopass = good & (__mmask8)~pass;
@@ -477,6 +469,15 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                     continue;
                 }
             }
+            __m512i ilo = _mm512_max_epi64(rlo, _mm512_add_epi64(vbase, ta));
+            __m512i ihi = _mm512_min_epi64(rhi, _mm512_add_epi64(vbase, tb));
+            __m512i fa = _mm512_max_epi64(rflo, ua), fb = _mm512_min_epi64(rfhi, ub);
+            const __mmask8 one_r = _mm512_cmpeq_epi64_mask(ilo, ihi); /* RN(f(x)) one */
+            const __mmask8 rdk = _mm512_cmpeq_epi64_mask(fa, fb);
+            const __mmask8 d1ok = one_r & rdk; /* and RD(f(x)) too */
+            const __m512i vrd = _mm512_mask_blend_epi64(rdk, _mm512_set1_epi64(-2),
+                                                        _mm512_add_epi64(vbase, fa));
+            const __m512i vrd1 = _mm512_add_epi64(vrd, one);
             __mmask8 below = _mm512_cmpgt_epi64_mask(ilo, ymag);
             __mmask8 yz = _mm512_mask_cmpeq_epi64_mask(lm & zok, _mm512_and_si512(yv, nsign), zero);
             __mmask8 good = okm &
