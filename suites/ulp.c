@@ -1300,6 +1300,7 @@ static void ex_rule(struct ulp_run *u, struct ulp_acc *a, unsigned t, const doub
  * result).  The rest go the ways above, as do the blocks where V changes every few inputs
  * (flat_try: |x| above about 2^-24 for gelu_tanh_grad).  The same result. */
 #define FLAT_MIN 16
+_Static_assert(FLAT_MIN >= 16, "flat_take's test of outputs 8 apart");
 /* Probes a block may spend (two for each stretch's ends, one for each step of a bisection). */
 #define FLAT_PROBES 12
 
@@ -1374,6 +1375,17 @@ static uint64_t flat_take(enum geluref_func f, const double *xd, const uint64_t 
 {
     unsigned budget = FLAT_PROBES;
     *nsg = 0;
+    /* A stretch of FLAT_MIN (16) or more has two equal outputs 8 apart at a multiple of 8
+     * (the first multiple of 8 from its start is within 8 of it, and 8 on is within the
+     * stretch): where there are none (a tail, every output another), none, without the
+     * scan. */
+    int some = 0;
+    for (size_t p = 0; p + 8 < k && !some; p += 8)
+        some = y[p] == y[p + 8];
+    if (!some) {
+        memset(tk, 0, k);
+        return 0;
+    }
     for (size_t s = 0, e; s < k && budget >= 2; s = e + 1) {
         for (e = s; e + 1 < k && y[e + 1] == y[s]; e++)
             ;
