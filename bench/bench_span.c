@@ -1,8 +1,10 @@
 /* bench_span: the ulp sweep's span lane (suites/ulp_lane.h) one, four (AVX2) and eight
  * (AVX-512) at a time, side by side in one run, on what the sweep gives it in a tail: blocks
- * of 128 consecutive binary32 inputs of one binade, the spans of their runs of GS_SPAN inputs
- * formed as ulp.c's span_ends forms them (enclosures at the runs' ends, chords from
- * geluref_curvature), and the outputs of glibc's float sigmoid form of GELU,
+ * of 128 consecutive binary32 inputs of one binade (the sweep's are 256 since 2026-12-05: the
+ * lane works run by run, so a block's length moves only its per-call costs), the spans of
+ * their runs of GS_SPAN inputs formed as ulp.c's span_ends forms them (enclosures at the
+ * runs' ends, chords from geluref_curvature), and the outputs of glibc's float sigmoid form of
+ * GELU,
  * x / (1 + expf(-1.702f x)) (the libm adapter's sigmoid.f32).  Two measurements, as an
  * exhaustive sweep of that kernel makes them: its own function (gelu_sigmoid), judged by a
  * policy of max_ulp 4 with maxima above every error (most outputs taken, those failing the
