@@ -299,12 +299,11 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
     const __m512d vpu = _mm512_set1_pd(judged ? b->v->max_ulp : 0);
     const __mmask8 nofa = judged && b->v->faithful ? 0 : 0xff; /* faithful not asked */
     const struct span_judge jp = span_judge_of(b);
-    const __m512i notone = _mm512_set1_epi64(~(int64_t)1), c1022 = _mm512_set1_epi64(1022);
-    const __m512i c9 = _mm512_set1_epi64(9);
-    /* 8 times the buckets of bitlen(D - 1) = 0 to 9 (D = 1, 2, 3-4, 5-8, 9-16, 17-256 and
-     * above) */
-    const __m512i blo = _mm512_setr_epi64(8, 16, 24, 32, 32, 40, 40, 40);
-    const __m512i bhi = _mm512_setr_epi64(40, 48, 48, 48, 48, 48, 48, 48);
+    const __m512i notone = _mm512_set1_epi64(~(int64_t)1), c15 = _mm512_set1_epi64(15);
+    const __m512i s40 = _mm512_set1_epi64(40), s48 = _mm512_set1_epi64(48);
+    /* 8 times the buckets of D = 0 to 15 (0, 1, 2, 3-4, 5-16) */
+    const __m512i blo = _mm512_setr_epi64(0, 8, 16, 24, 24, 32, 32, 32);
+    const __m512i bhi = _mm512_set1_epi64(32);
     const __m512i fa56 = _mm512_set1_epi64((int64_t)1 << 56);
     /* the clean path's counts: a byte each (bucket j in byte j, faithful in byte 7), and
      * the failed ones */
@@ -362,6 +361,7 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
         /* zeros refused where RN(f(x)) may be one (below the normal range) */
         const __mmask8 zok = sp->sub && sp->rlo == 0 ? 0 : 0xff;
         __m512d vi = iota; /* the batch's places in the run (its inputs from 0) */
+        int crm_try = 1;   /* (judged: the correctly rounded batch's test, below) */
         for (; q < end; q += 8, vi = _mm512_add_pd(vi, v8)) {
             __mmask8 lm = end - q >= 8 ? (__mmask8)0xff : (__mmask8)((1u << (end - q)) - 1);
             __mmask8 okm = _mm_test_epi8_mask(_mm_maskz_loadu_epi8(lm, ok + q),
@@ -383,9 +383,11 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
             __mmask8 rel = _mm512_cmp_pd_mask(_mm512_mul_pd(uh, c48), vrel, _CMP_LT_OQ);
             __mmask8 e2 = _mm512_cmp_pd_mask(uh, vmu, _CMP_LT_OQ) &
                           _mm512_cmp_pd_mask(ab, vma, _CMP_LT_OQ);
-            if (judged) {
+            if (judged && crm_try) {
                 /* every output it may take correctly rounded for certain (ulp_lane.h: of f's
-                 * sign, |ys - m_i| below crd): only the errors' tests decide */
+                 * sign, |ys - m_i| below crd): only the errors' tests decide.  Tried from each
+                 * run's start until a batch is not (a kernel seldom correctly rounded, whose
+                 * batches are mostly clean, skips the test; the paths below decide the same) */
                 __mmask8 crm = _mm512_cmpeq_epi64_mask(_mm512_and_si512(yv, signm), vsign) &
                                _mm512_cmp_pd_mask(d, vcrd, _CMP_LT_OQ);
                 if ((okm & (__mmask8)~crm) == 0) {
@@ -394,7 +396,8 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                     ncrf += (uint64_t)__builtin_popcount(good);
                     continue;
                 }
-            } else {
+                crm_try = 0;
+            } else if (!judged) {
                 /* Where every output it may take is far (an approximation's tail against the
                  * exact function), the tests below come to: dlo and dhi above 256 (bucket
                  * ">256"), neither correctly rounded nor faithful (y is more than 256 from
@@ -446,17 +449,13 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                         good &= pass | span_fail(d, uh, vw, vp2k, dd, fam, jp);
                     _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
                     vfl = _mm512_mask_add_epi64(vfl, good & (__mmask8)~pass, vfl, one);
-                    /* the bucket: 0 for D = 0, else from bitlen(D - 1) (its double's exponent,
-                     * exact below 2^53; 0 for D = 1), at most 9 (D above 256): one added to
-                     * the bucket's byte, and to byte 7 where faithful */
-                    __m512i bl = _mm512_sub_epi64(
-                        _mm512_srli_epi64(_mm512_castpd_si512(_mm512_cvtepi64_pd(
-                                              _mm512_sub_epi64(dd, one))),
-                                          52),
-                        c1022);
-                    bl = _mm512_min_epu64(_mm512_max_epi64(bl, zero), c9);
-                    __m512i sh = _mm512_maskz_mov_epi64((__mmask8)~z0,
-                                                        _mm512_permutex2var_epi64(blo, bl, bhi));
+                    /* the bucket (gs_hist_index: 0, 1, 2, 3-4, 5-16, 17-256, above) of D:
+                     * its byte's shift from a table of D = 0 to 15 (D = 16 as 15), then 17-256
+                     * and above by two comparisons; one added to the bucket's byte, and to
+                     * byte 7 where faithful */
+                    __m512i sh = _mm512_permutex2var_epi64(blo, _mm512_min_epu64(dd, c15), bhi);
+                    sh = _mm512_mask_mov_epi64(sh, _mm512_cmpgt_epi64_mask(dd, t16), s40);
+                    sh = _mm512_mask_mov_epi64(sh, _mm512_cmpgt_epi64_mask(dd, t256), s48);
                     __m512i inc = _mm512_or_si512(_mm512_sllv_epi64(one, sh),
                                                   _mm512_maskz_mov_epi64(fam, fa56));
                     vbk = _mm512_mask_add_epi64(vbk, good, vbk, inc);
