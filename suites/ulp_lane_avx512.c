@@ -881,14 +881,33 @@ void gs_fused_quick_lane_n_avx512(const struct geluref_encl *e, const unsigned c
 
 /* gs_left_n eight at a time: the lanes whose take is 0 compressed to the front of a register
  * (their x, and their indices as 64-bit lanes narrowed to bytes), stored whole at xl + nl and
- * il + nl (nl <= q: within the first k entries); the last inputs, fewer than eight, one at a
- * time. */
+ * il + nl (nl <= q: within the first k entries; a batch without any stores nothing); the
+ * last inputs, fewer than eight, one at a time. */
 size_t gs_left_n_avx512(const double *xd, const unsigned char *take, size_t k, double *xl,
                         unsigned char *il)
 {
     size_t q = 0, nl = 0;
     __m512i idx = _mm512_setr_epi64(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m512i eight = _mm512_set1_epi64(8);
+    const __m512i eight = _mm512_set1_epi64(8), s64 = _mm512_set1_epi64(64);
+    /* 64 takes at a time first: where the span lane took them all (most of a block), one test
+     * passes over them; else their batches of eight with any left, as below */
+    for (; q + 64 <= k; q += 64) {
+        __m512i t = _mm512_loadu_si512((const void *)(take + q));
+        __mmask64 z = _mm512_testn_epi8_mask(t, t); /* take 0 */
+        if (z == 0) {
+            idx = _mm512_add_epi64(idx, s64);
+            continue;
+        }
+        for (int s = 0; s < 64; s += 8, idx = _mm512_add_epi64(idx, eight)) {
+            __mmask8 m = (__mmask8)(z >> s);
+            if (m == 0)
+                continue;
+            _mm512_storeu_pd(xl + nl, _mm512_maskz_compress_pd(m, _mm512_loadu_pd(xd + q + s)));
+            _mm_storel_epi64((__m128i *)(void *)(il + nl),
+                             _mm512_cvtepi64_epi8(_mm512_maskz_compress_epi64(m, idx)));
+            nl += (unsigned)__builtin_popcount(m);
+        }
+    }
     for (; q + 8 <= k; q += 8) {
         __m128i t = _mm_loadl_epi64((const __m128i *)(const void *)(take + q));
         __mmask8 m = (__mmask8)_mm_testn_epi8_mask(t, t); /* take 0 */

@@ -41,8 +41,9 @@
  * policy below the unkept bound (counted as such), far in an approximation's runs, and refuse
  * others (some for the policy alone), so that a wrong decision could show.  Last, gs_left_n
  * (the inputs the lane left) eight at a time against one at a time and against the takes, on
- * N/10 blocks of 1 to 130 inputs, and the block's inputs as doubles (gs_f32_values_n) eight
- * at a time against one at a time on N/10 blocks of 1 to 260.  Usage: test_ulp_span N SEED. */
+ * N/10 blocks of 1 to 130 inputs (takes of every density, and all but a few), and the
+ * block's inputs as doubles (gs_f32_values_n) eight at a time against one at a time on N/10
+ * blocks of 1 to 260.  Usage: test_ulp_span N SEED. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -485,11 +486,15 @@ int main(int argc, char **argv)
         size_t k = 1 + next64() % 130;
         double xd[130], xa[131], xg[130];
         unsigned char tk[130], ia[131], ig[130];
-        unsigned dens = (unsigned)(next64() % 5); /* a take in 0, 1/4, 1/2, 3/4, 4/4 */
+        /* a take in 0, 1/4, 1/2, 3/4, 4/4 of the inputs, or in all but one to three (a block
+         * the span lane nearly took whole: whole stretches of 64 taken, some left after) */
+        unsigned dens = (unsigned)(next64() % 6);
         for (size_t q = 0; q < k; q++) {
             xd[q] = (double)next64();
-            tk[q] = (unsigned char)(next64() % 4 < dens);
+            tk[q] = (unsigned char)(dens == 5 || next64() % 4 < dens);
         }
+        for (unsigned j = 0; dens == 5 && j < 1 + next64() % 3; j++)
+            tk[next64() % k] = 0;
         memset(xa, 0x5a, sizeof xa);
         memset(ia, 0x5a, sizeof ia);
         size_t na = gs_left_n_avx512(xd, tk, k, xa, ia);
