@@ -4,8 +4,10 @@ by SIGTERM in the middle of its second shard, then run again (scaleout.cmake).
 
 The kernel is hold_adapter.py's gelu_tanh.f32 (an exec adapter), run through
 hold_gelucheck.sh: shard 1's first run holds its first request of each of its two threads
-until this test lets them go.  The test waits for a request to be held (so shard 1 has
-started its sweep and cannot finish it), sends SIGTERM to scripts/publish alone, which must
+until this test lets them go.  The test waits for both requests to be held (so shard 1 has
+started its sweep on both threads and cannot finish it: with one held, the other thread may
+not have started its item when the signal comes, and a busy machine made it so once in a
+CI run), sends SIGTERM to scripts/publish alone, which must
 hand it to the shard's `gelucheck run`; waits for gelucheck's notice that it caught the signal,
 then lets the requests go: the two work items in progress finish and the others are left.
 Events, not sleeps: however busy the machine, the interruption lands mid-sweep.  Checks: exit
@@ -62,8 +64,9 @@ cmd = [publish, "--exhaustive", "--shards", "2", "--work", work, ADAPTER]
 p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                      start_new_session=True)
 out = Output(p.stdout, on_end=gate.ended)
-if not gate.wait_held():
-    fail("publish ended before a request of shard 1 was held:\n" + out.done().decode())
+if not gate.wait_held(2):
+    fail("publish ended before both threads' requests of shard 1 were held:\n"
+         + out.done().decode())
 if b"publish: shard 1 of 2: " not in out.text():
     fail("a request was held outside shard 1:\n" + out.text().decode())
 p.send_signal(signal.SIGTERM)

@@ -49,8 +49,9 @@ def main():
 class Gate:
     """The test's side, one per run to interrupt: a new FOLDER with the FIFO and the lock taken
     (requests are held from the start).  env(kernel): the variables that make the adapter hold;
-    wait_held(): True once a request is held, False when ended() was called first (the run
-    ended: call it from the thread that sees the end); release(): the held requests go on."""
+    wait_held(n): True once n requests are held (one line each; each adapter process, one a
+    thread, holds its first), False when ended() was called first (the run ended: call it
+    from the thread that sees the end); release(): the held requests go on."""
 
     def __init__(self, folder):
         os.makedirs(folder)
@@ -63,8 +64,15 @@ class Gate:
     def env(self, kernel=None):
         return {"GELUCHECK_TEST_HOLD": self.folder, "GELUCHECK_TEST_HOLD_KERNEL": kernel or ""}
 
-    def wait_held(self):
-        return os.read(self.fd, 256).startswith(b"held ")
+    def wait_held(self, n=1):
+        buf = b""
+        while True:  # (lines may come together in one read)
+            lines = buf.split(b"\n")
+            if sum(1 for line in lines if line.startswith(b"held ")) >= n:
+                return True
+            if b"ended" in lines:
+                return False
+            buf += os.read(self.fd, 256)
 
     def ended(self):
         os.write(self.fd, b"ended\n")
