@@ -15,16 +15,10 @@
 #include <time.h>
 
 #include "fast.h"
+#include "bench_clock.h"
 
 typedef size_t (*encl_n_fn)(enum geluref_func, const double *, size_t, struct geluref_encl *,
                             unsigned char *);
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 static uint32_t bits_of(float v)
 {
@@ -41,7 +35,7 @@ static double run(encl_n_fn fn, enum geluref_func f, uint32_t a, uint32_t step, 
     double x[128];
     struct geluref_encl o[128];
     unsigned char ok[128];
-    double t0 = now();
+    double t0 = bench_now();
     for (size_t b = 0; b < nb; b++) {
         uint32_t u = a + (uint32_t)b * step;
         for (int i = 0; i < 128; i++) {
@@ -53,7 +47,7 @@ static double run(encl_n_fn fn, enum geluref_func f, uint32_t a, uint32_t step, 
         fn(f, x, 128, o, ok);
         *sink += o[0].m + ok[127];
     }
-    return (now() - t0) / (double)(nb * 128) * 1e9;
+    return (bench_now() - t0) / (double)(nb * 128) * 1e9;
 }
 
 int main(int argc, char **argv)

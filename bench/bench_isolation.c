@@ -13,23 +13,17 @@
 #include <time.h>
 
 #include "adapter.h"
+#include "bench_clock.h"
 
 #define BATCH 65536u /* the sweep's batch (ulp suite chunk) */
 #define REPEATS 3    /* best of: the machine is shared with other work */
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* seconds for n inputs through k, or a negative number on failure */
 static double run(const struct gc_kernel *k, uint64_t n, uint32_t *x, uint32_t *y)
 {
     char msg[512];
     uint32_t step = (uint32_t)((UINT64_C(1) << 32) / n);
-    double t0 = now();
+    double t0 = bench_now();
     for (uint64_t b = 0; b < n; b += BATCH) {
         for (uint32_t j = 0; j < BATCH; j++)
             x[j] = (uint32_t)(b + j) * step;
@@ -38,7 +32,7 @@ static double run(const struct gc_kernel *k, uint64_t n, uint32_t *x, uint32_t *
             return -1;
         }
     }
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 static const struct gc_kernel *find(struct gc_adapter *a, const char *name)

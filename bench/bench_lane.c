@@ -16,15 +16,9 @@
 #include <time.h>
 
 #include "ulp_lane.h"
+#include "bench_clock.h"
 
 #define K 256
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 typedef void (*lane_fn)(const struct geluref_encl *, const unsigned char *, const uint64_t *,
                         const uint64_t *, size_t, const struct gs_quick_bounds *,
@@ -38,10 +32,10 @@ static double run(lane_fn fn, const struct geluref_encl *e, const unsigned char 
     unsigned char t[K];
     struct gs_quick_counts c;
     memset(&c, 0, sizeof c);
-    double t0 = now();
+    double t0 = bench_now();
     for (size_t r = 0; r < rounds; r++)
         fn(e, ok, x, y, K, b, t, &c, NULL);
-    double dt = now() - t0;
+    double dt = bench_now() - t0;
     *taken = c.n;
     return dt / (double)(rounds * K) * 1e9;
 }

@@ -13,13 +13,7 @@
 #include <time.h>
 
 #include "geluref.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+#include "bench_clock.h"
 
 static uint64_t state;
 static uint64_t next64(void)
@@ -58,13 +52,13 @@ static double rate(enum geluref_func f, enum geluref_dtype dt, const uint64_t *x
                    enum geluref_path path, struct geluref_stats *st)
 {
     struct geluref_odd o;
-    double t0 = now();
+    double t0 = bench_now();
     for (size_t i = 0; i < n; i++)
         if (geluref_eval_odd(f, dt, x[i], path, NULL, st, &o) != GELUREF_OK) {
             fprintf(stderr, "bench_reference: evaluation failed\n");
             exit(1);
         }
-    return (double)n / (now() - t0);
+    return (double)n / (bench_now() - t0);
 }
 
 int main(int argc, char **argv)

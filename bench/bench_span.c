@@ -21,16 +21,10 @@
 #include <time.h>
 
 #include "ulp_lane.h"
+#include "bench_clock.h"
 
 #define K 128
 #define NB 4 /* blocks: starts below */
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
 
 typedef void (*span_fn)(const struct gs_fused_span *, const unsigned char *, const uint64_t *,
                         const uint64_t *, size_t, const struct gs_quick_bounds *,
@@ -89,10 +83,10 @@ static double run(span_fn fn, const struct block *bl, const struct gs_quick_boun
         unsigned char t[K];
         struct gs_quick_counts c;
         memset(&c, 0, sizeof c);
-        double t0 = now();
+        double t0 = bench_now();
         for (size_t r = 0; r < rounds; r++)
             fn(bl[r % NB].s, bl[r % NB].ok, bl[r % NB].x, bl[r % NB].y, K, b, t, &c);
-        double dt = (now() - t0) / (double)(rounds * K) * 1e9;
+        double dt = (bench_now() - t0) / (double)(rounds * K) * 1e9;
         best = dt < best ? dt : best;
         *taken = c.n / rounds;
     }

@@ -29,6 +29,7 @@
 #include "measure_hp.h" /* gs_ref_run_inputs */
 #include "suites.h"
 #include "ulp_util.h"
+#include "bench_clock.h"
 
 struct opts {
     const char *adapter, *kernel, *k16, *kbf16, *k64, *only;
@@ -39,13 +40,6 @@ struct opts {
     int kernel_set;            /* --kernel given: the table's kernel for --func */
     unsigned repeat;           /* --only table: each cell's pair measured this many times */
 };
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* User + system CPU seconds of this process so far. */
 static double cpu_now(void)
@@ -154,7 +148,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
     } else if (strcmp(what, "f64") == 0) {
         cfg.suites = 1u << GS_SUITE_ULP;
     }
-    double t0 = now();
+    double t0 = bench_now();
     f->cpu_s = cpu_now();
     if (gs_ctx_init(&c, &cfg, &tg, msg, sizeof msg) != 0) {
         fprintf(stderr, "bench_sweep: %s\n", msg);
@@ -169,7 +163,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
             ko.x[t] = malloc(GS_UT_BATCH * sizeof(uint64_t));
             ko.y[t] = malloc(GS_UT_BATCH * sizeof(uint64_t));
         }
-        t0 = now(); /* the kernel alone: without the context's set-up */
+        t0 = bench_now(); /* the kernel alone: without the context's set-up */
         f->cpu_s = cpu_now();
         gs_parallel_for(nt, ((uint64_t)1 << 32) / GS_UT_BATCH, konly_item, &ko);
         f->points = ko.done[0] + ko.done[1];
@@ -179,7 +173,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
             gs_ut_bufs_release(&ko.kb[t]);
         }
     } else if (strcmp(what, "exhaustive") == 0 || strcmp(what, "f64") == 0) {
-        t0 = now(); /* the suite alone, without the context's set-up (the thresholds) */
+        t0 = bench_now(); /* the suite alone, without the context's set-up (the thresholds) */
         f->cpu_s = cpu_now();
         for (unsigned t = 0; t < nt; t++) { /* and count its reference values only */
             const struct geluref_stats *s = gs_ref_stats(c.ref[t]);
@@ -202,7 +196,7 @@ static void run_child(const struct opts *o, const char *what, const char *kernel
         json_t *j = gs_run_kernel(&cfg, &tg, &internal, &ts);
         json_decref(j);
     }
-    f->wall_s = now() - t0;
+    f->wall_s = bench_now() - t0;
     f->cpu_s = cpu_now() - f->cpu_s; /* over the same span as wall_s */
     for (unsigned t = 0; t < nt; t++) {
         const struct geluref_stats *s = gs_ref_stats(c.ref[t]);
