@@ -1793,11 +1793,17 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
      * errors.  The same result: any input may be accounted in full at any time (the maxima and
      * counts merge order-independently, see above), and this one is accounted once (pass 1
      * skips it).  Where the enclosure does not pin that input's V (f(x) next to a 40-bit
-     * number: rare, but then the lane would take nearly nothing and be left out for
-     * FUSED_LANE_SKIP blocks), the one before it is tried, up to PRE_X_TRIES inputs.  (The
-     * kernel's own measurement taken first likewise gained nothing: its errors grow along
-     * fewer tails, and its accounting is dearer.) */
+     * number: rare, but then the lanes would take nearly nothing and be left out for
+     * FUSED_LANE_SKIP blocks), the one before it is tried, up to PRE_X_TRIES inputs (the span
+     * lane's blocks have the last one's enclosure only); where none is pinned, the last input
+     * (enclosed: not a flat run's, which accounted it) is measured in full (exact_full: one
+     * reference call where a block would otherwise lose its lanes; over [-16, -8] a sigmoid
+     * form's last input is left so in about one block of 500, and each such block cost the
+     * next 16 blocks their exact function's lanes).  (The kernel's own measurement taken
+     * first likewise gained nothing: its errors grow along fewer tails, and its accounting is
+     * dearer.) */
     size_t pre_x = k; /* the input whose exact function's measurement is done */
+    int last_open = 0; /* the last input enclosed, its measurement decided, V not pinned */
     for (size_t q = k - 1;
          u->exact && k > 1 && pre_x == k && q + (span ? 1 : PRE_X_TRIES) >= k && q > 0; q--) {
         enum gs_region rg = one_rg ? rg0 : region_of(GELUREF_F32, x[q]);
@@ -1810,6 +1816,14 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
         }
         if (dx == 2 || (dx == 1 && fs.fx[q].exact_errs))
             pre_x = q;
+        else if (q == k - 1)
+            last_open = dx == 1;
+    }
+    if (pre_x == k && last_open) {
+        if (exact_full(u, a, t, x[k - 1], y[k - 1],
+                       one_rg ? rg0 : region_of(GELUREF_F32, x[k - 1])) != 0)
+            return 1;
+        pre_x = k - 1;
     }
     if (one_rg) {
         const struct gs_errstat *s0 = &a->loc[rg0], *sx = &a->ex_loc[rg0];
