@@ -300,10 +300,13 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
     const __mmask8 nofa = judged && b->v->faithful ? 0 : 0xff; /* faithful not asked */
     const struct span_judge jp = span_judge_of(b);
     const __m512i notone = _mm512_set1_epi64(~(int64_t)1), c15 = _mm512_set1_epi64(15);
-    const __m512i s40 = _mm512_set1_epi64(40), s48 = _mm512_set1_epi64(48);
-    /* 8 times the buckets of D = 0 to 15 (0, 1, 2, 3-4, 5-16) */
-    const __m512i blo = _mm512_setr_epi64(0, 8, 16, 24, 24, 32, 32, 32);
-    const __m512i bhi = _mm512_set1_epi64(32);
+    const __m512i b40 = _mm512_set1_epi64((int64_t)1 << 40);
+    const __m512i b48 = _mm512_set1_epi64((int64_t)1 << 48);
+    /* one in the byte of D's bucket for D = 0 to 15 (0, 1, 2, 3-4, 5-16) */
+    const __m512i blo = _mm512_setr_epi64(1, (int64_t)1 << 8, (int64_t)1 << 16, (int64_t)1 << 24,
+                                          (int64_t)1 << 24, (int64_t)1 << 32, (int64_t)1 << 32,
+                                          (int64_t)1 << 32);
+    const __m512i bhi = _mm512_set1_epi64((int64_t)1 << 32);
     const __m512i fa56 = _mm512_set1_epi64((int64_t)1 << 56);
     /* the clean path's counts: a byte each (bucket j in byte j, faithful in byte 7), and
      * the failed ones */
@@ -449,15 +452,17 @@ span_loop8(const struct gs_fused_span *s, const unsigned char *ok, const uint64_
                         good &= pass | span_fail(d, uh, vw, vp2k, dd, fam, jp);
                     _mm_mask_storeu_epi8(take + q, lm, _mm_maskz_mov_epi8(good, ones8));
                     vfl = _mm512_mask_add_epi64(vfl, good & (__mmask8)~pass, vfl, one);
-                    /* the bucket (gs_hist_index: 0, 1, 2, 3-4, 5-16, 17-256, above) of D:
-                     * its byte's shift from a table of D = 0 to 15 (D = 16 as 15), then 17-256
-                     * and above by two comparisons; one added to the bucket's byte, and to
-                     * byte 7 where faithful */
-                    __m512i sh = _mm512_permutex2var_epi64(blo, _mm512_min_epu64(dd, c15), bhi);
-                    sh = _mm512_mask_mov_epi64(sh, _mm512_cmpgt_epi64_mask(dd, t16), s40);
-                    sh = _mm512_mask_mov_epi64(sh, _mm512_cmpgt_epi64_mask(dd, t256), s48);
-                    __m512i inc = _mm512_or_si512(_mm512_sllv_epi64(one, sh),
-                                                  _mm512_maskz_mov_epi64(fam, fa56));
+                    /* the bucket (gs_hist_index: 0, 1, 2, 3-4, 5-16, 17-256, above) of D: one
+                     * in its byte from a table of D = 0 to 15 (D = 16 as 15), then 17-256 and
+                     * above by two comparisons where some D exceeds 16; and one in byte 7
+                     * where faithful; added to the counters */
+                    __m512i inc = _mm512_permutex2var_epi64(blo, _mm512_min_epu64(dd, c15), bhi);
+                    __mmask8 g16 = _mm512_cmpgt_epi64_mask(dd, t16);
+                    if (g16 != 0) {
+                        inc = _mm512_mask_mov_epi64(inc, g16, b40);
+                        inc = _mm512_mask_mov_epi64(inc, _mm512_cmpgt_epi64_mask(dd, t256), b48);
+                    }
+                    inc = _mm512_mask_or_epi64(inc, fam, inc, fa56);
                     vbk = _mm512_mask_add_epi64(vbk, good, vbk, inc);
                     cln = 1;
                     if (++nbk == 255) {
