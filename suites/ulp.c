@@ -537,6 +537,12 @@ static inline int fused_measure(const struct geluref_encl *e, uint64_t y,
 /* The state of an input's measurement (the kernel's own, the exact function's) in a block. */
 enum { FS_FULL = 0, FS_DECIDED, FS_PICKED, FS_DONE };
 
+/* A bound m of |f''| over [lo, hi] (geluref_curvature), kept between blocks: fused_curv. */
+struct curv_cache {
+    int f1; /* the function plus 1 (0: none yet, as a zeroed thread's state) */
+    double lo, hi, m;
+};
+
 struct fused_state {
     struct gs_fused_meas fm[ULP_MEAS_BLOCK], fx[ULP_MEAS_BLOCK];
     unsigned char own[ULP_MEAS_BLOCK], ex[ULP_MEAS_BLOCK], failed[ULP_MEAS_BLOCK];
@@ -550,7 +556,35 @@ struct fused_state {
     unsigned skip_spo;            /* the own span lane's (half) */
     unsigned skip_pre;            /* the own last input taken first (pre_own) */
     unsigned skip_flo, skip_flx;  /* the flat runs' of each function (half) */
+    struct curv_cache cv_own, cv_ex; /* the own function's and the exact one's (fused_curv) */
 };
+
+/* A bound of |f''| over the block between a and b (its first and last inputs' values), -1
+ * for none: geluref_curvature over an interval that holds the block, kept in cc.  Where none
+ * is kept, it is asked over the block widened to FUSED_CURV_BLOCKS blocks in the sweep's
+ * direction (an exhaustive item's next blocks continue past b at the same spacing): one call
+ * serves the next blocks too (about 10 to 14 ns a call, two a block).  A bound over an
+ * interval bounds |f''| over each of its subintervals, so the chords' argument (ulp_lane.h)
+ * holds with it; it is at most a few percent above the block's own in the tails (f'' moves
+ * by e^(|x| dx) over the widening, dx = 2^-9 at most below |x| = 16), a wider chord term
+ * (wc) of as much.  Where the widened interval has no bound, the block's own is asked. */
+#define FUSED_CURV_BLOCKS 8
+static double fused_curv(enum geluref_func f, struct curv_cache *cc, double a, double b)
+{
+    double lo = fmin(a, b), hi = fmax(a, b);
+    if (cc->f1 == (int)f + 1 && cc->lo <= lo && hi <= cc->hi)
+        return cc->m;
+    double e = a + FUSED_CURV_BLOCKS * (b - a);
+    double wl = fmin(a, e), wh = fmax(a, e), m = geluref_curvature(f, wl, wh);
+    if (m >= 0 && isfinite(wl) && isfinite(wh) && wl <= lo && hi <= wh) {
+        cc->f1 = (int)f + 1;
+        cc->lo = wl;
+        cc->hi = wh;
+        cc->m = m;
+        return m;
+    }
+    return geluref_curvature(f, lo, hi);
+}
 
 /* Blocks without a lane after one where it took fewer than half (fused_state.skip_own). */
 #define FUSED_LANE_SKIP 16
@@ -1711,7 +1745,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     struct gs_fused_span spo[ULP_MEAS_BLOCK / GS_SPAN + 1];
     double curv_own = -1; /* a bound of |f''| over the block */
     if (n_flo == 0 && mono_own && fs.skip_spo == 0 && k > GS_SPAN && a->loc[rg0].max_ulp >= 0)
-        curv_own = geluref_curvature(c->func, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1]));
+        curv_own = fused_curv(c->func, &fs.cv_own, xd[0], xd[k - 1]);
     int own_span = 0;
     if (curv_own >= 0) {
         span_ends(c->func, x, xd, k, curv_own, spo, en, ok);
@@ -1775,7 +1809,7 @@ static int fused_block(struct ulp_run *u, struct ulp_acc *a, unsigned t, size_t 
     int span = mono_ex && fs.skip_span == 0 && k > GS_SPAN && n_flx == 0;
     if (span) { /* (ex[k - 1]: the last input's, below) */
         span_ends(u->exact, x, xd, k,
-                  geluref_curvature(u->exact, fmin(xd[0], xd[k - 1]), fmax(xd[0], xd[k - 1])),
+                  fused_curv(u->exact, &fs.cv_ex, xd[0], xd[k - 1]),
                   sp, ex, okx);
     } else if (u->exact && n_flx == k) {
         memset(okx, 0, k);
